@@ -1,0 +1,29 @@
+// One jest run for everything CI runs. Unit tests sit beside the code (`*.spec.ts`); suites that start a
+// real server or touch real infrastructure live under `test/` (`*.test.ts`).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const shared = {
+  transform: { '^.+\\.(t|j)s$': swc },
+  moduleNameMapper: { '^@quarry/([^/]+)$': '<rootDir>/libs/$1/src' },
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts'], slowTestThreshold: 30 },
+  ],
+};

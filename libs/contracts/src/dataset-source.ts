@@ -1,0 +1,55 @@
+import type { ColumnBatch, WireType } from './columns';
+
+/** Counters a scan fills in; they become the query status (`rowsExamined`, `blocksExamined`, ...). */
+export interface ScanStats {
+  blocksExamined: number;
+  blocksMatched: number;
+  blocksCached: number;
+  rowsExamined: number;
+  /** Smallest and largest `_time` of the blocks examined (epoch ms), or null when none. */
+  minBlockTime: number | null;
+  maxBlockTime: number | null;
+}
+
+export function emptyScanStats(): ScanStats {
+  return {
+    blocksExamined: 0,
+    blocksMatched: 0,
+    blocksCached: 0,
+    rowsExamined: 0,
+    minBlockTime: null,
+    maxBlockTime: null,
+  };
+}
+
+export interface ScanRequest {
+  /** Inclusive lower bound on `_time` (epoch ms). */
+  startMs: number;
+  /** Exclusive upper bound on `_time` (epoch ms). */
+  endMs: number;
+  /** Columns the query needs; `null` means all. `_time` is always included. */
+  columns: string[] | null;
+  stats: ScanStats;
+  signal?: AbortSignal;
+}
+
+export interface FieldSchema {
+  name: string;
+  type: WireType;
+}
+
+/**
+ * What the query engine needs from a dataset: its schema and a scan. Rows of every batch are already
+ * restricted to `[startMs, endMs)`; batches come in no particular order.
+ */
+export interface DatasetSource {
+  readonly name: string;
+  /** Fields seen in the dataset (including `_time` and `_sysTime`), sorted by name. */
+  schema(): Promise<FieldSchema[]>;
+  scan(request: ScanRequest): AsyncIterable<ColumnBatch>;
+}
+
+/** Resolves dataset names in queries. Returns null for unknown datasets. */
+export interface Catalog {
+  getDataset(name: string): Promise<DatasetSource | null>;
+}
