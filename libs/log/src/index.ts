@@ -1,0 +1,7 @@
+export * from './ingest-log.port';
+export * from './memory-ingest-log.fake';
+export * from './file-segment-log.adapter';
+export * from './file-io';
+export * from './crash-file-io.fake';
+export * from './fault-file-io.fake';
+export { crc32c } from './crc32c';
