@@ -1,0 +1,14 @@
+export {
+  MAGIC,
+  HEADER_BYTES,
+  FOOTER_TRAILER_BYTES,
+  BLOCK_FORMAT_VERSION,
+  SUPPORTED_VERSIONS,
+  type BlockFooter,
+  type ColumnMeta,
+  type ChunkEncoding,
+  type ChunkCompression,
+} from './format';
+export { encodeBlock, type EncodeOptions } from './encode-block';
+export { readFooter, footerFetchLength } from './footer';
+export { decodeBlock, decodeColumns } from './decode-block';
