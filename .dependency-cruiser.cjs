@@ -1,0 +1,46 @@
+/**
+ * The layering of DESIGN.md §3 as checked rules. `npm run lint` runs it over libs/ and apps/.
+ * Lower layers never import higher ones; the parsers never reach storage or execution; apps are leaves.
+ */
+const lib = (name) => `^libs/${name}/`;
+const only = (from, allowed) => ({
+  name: `${from}-layering`,
+  severity: 'error',
+  comment: `${from} may import only: ${allowed.join(', ') || 'nothing from other libs'}`,
+  from: { path: lib(from) },
+  to: {
+    path: '^libs/([^/]+)/',
+    pathNot: [lib(from), ...allowed.map(lib)],
+  },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    only('common', []),
+    only('contracts', ['common']),
+    only('apl', ['common']),
+    only('log', ['common', 'contracts']),
+    only('objstore', ['common']),
+    only('metastore', ['common', 'contracts']),
+    only('ingest-core', ['common', 'contracts']),
+    only('block-format', ['common', 'contracts']),
+    only('query-plan', ['common', 'contracts', 'apl']),
+    only('query-exec', ['common', 'contracts', 'query-plan']),
+    only('query', ['common', 'contracts', 'apl', 'query-plan', 'query-exec']),
+    only('nest-kit', ['common']),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(/dist/|\\.spec\\.ts$|/testing/)' },
+    tsConfig: { fileName: 'tsconfig.tests.json' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: true,
+  },
+};

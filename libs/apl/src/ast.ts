@@ -1,0 +1,210 @@
+/** The APL syntax tree. Every node carries the span of the text it was parsed from. */
+import type { SourceSpan } from '@quarry/common';
+
+export type AplType = 'bool' | 'long' | 'real' | 'string' | 'datetime' | 'timespan' | 'dynamic';
+
+// ---- scalar expressions ----------------------------------------------------------------------------
+
+export interface LiteralExpr {
+  kind: 'literal';
+  type: AplType;
+  /** null for typed nulls; numbers for long/real; epoch ms for datetime; ms for timespan; JSON for dynamic. */
+  value: unknown;
+  span: SourceSpan;
+}
+
+export interface NameExpr {
+  kind: 'name';
+  name: string;
+  /** Written as `['name']` / `["name"]`. */
+  quoted: boolean;
+  span: SourceSpan;
+}
+
+export interface MemberExpr {
+  kind: 'member';
+  target: Expr;
+  name: string;
+  span: SourceSpan;
+}
+
+export interface IndexExpr {
+  kind: 'index';
+  target: Expr;
+  index: Expr;
+  span: SourceSpan;
+}
+
+export interface CallExpr {
+  kind: 'call';
+  name: string;
+  args: Expr[];
+  nameSpan: SourceSpan;
+  span: SourceSpan;
+}
+
+export interface UnaryExpr {
+  kind: 'unary';
+  op: '-' | '+';
+  operand: Expr;
+  span: SourceSpan;
+}
+
+/** Arithmetic, comparison, logical and string operators: `a + b`, `a == b`, `a and b`, `a contains b`. */
+export interface BinaryExpr {
+  kind: 'binary';
+  op: string;
+  left: Expr;
+  right: Expr;
+  opSpan: SourceSpan;
+  span: SourceSpan;
+}
+
+/** `x in (a, b)`, `x !in (...)`, `x in~ (...)`, `x has_any (...)`, `x has_all (...)`. */
+export interface InExpr {
+  kind: 'in';
+  op: string;
+  left: Expr;
+  list: Expr[];
+  span: SourceSpan;
+}
+
+export interface BetweenExpr {
+  kind: 'between';
+  negated: boolean;
+  left: Expr;
+  low: Expr;
+  high: Expr;
+  span: SourceSpan;
+}
+
+/** `*` in `where * has "x"` or `count(*)`. */
+export interface StarExpr {
+  kind: 'star';
+  span: SourceSpan;
+}
+
+/** `typeof(long)` as a function argument. */
+export interface TypeofExpr {
+  kind: 'typeof';
+  type: AplType;
+  span: SourceSpan;
+}
+
+export type Expr =
+  | LiteralExpr
+  | NameExpr
+  | MemberExpr
+  | IndexExpr
+  | CallExpr
+  | UnaryExpr
+  | BinaryExpr
+  | InExpr
+  | BetweenExpr
+  | StarExpr
+  | TypeofExpr;
+
+/** `name = expr` or a bare `expr`. */
+export interface Assignment {
+  name?: string;
+  nameSpan?: SourceSpan;
+  expr: Expr;
+  span: SourceSpan;
+}
+
+export interface SortKey {
+  expr: Expr;
+  desc: boolean;
+  nullsFirst?: boolean;
+  span: SourceSpan;
+}
+
+/** A column name or a prefix/suffix wildcard (`resp*`, `*`). */
+export interface NamePattern {
+  pattern: string;
+  wildcard: boolean;
+  span: SourceSpan;
+}
+
+// ---- tabular operators -----------------------------------------------------------------------------
+
+export type Operator =
+  | { kind: 'where'; predicate: Expr; span: SourceSpan }
+  | { kind: 'extend'; items: Assignment[]; span: SourceSpan }
+  | { kind: 'project'; items: Assignment[]; span: SourceSpan }
+  | { kind: 'project-away'; patterns: NamePattern[]; span: SourceSpan }
+  | { kind: 'project-keep'; patterns: NamePattern[]; span: SourceSpan }
+  | { kind: 'project-reorder'; patterns: NamePattern[]; span: SourceSpan }
+  | { kind: 'project-rename'; items: { name: string; from: string; span: SourceSpan }[]; span: SourceSpan }
+  | { kind: 'summarize'; aggs: Assignment[]; by: Assignment[]; span: SourceSpan }
+  | { kind: 'count'; span: SourceSpan }
+  | { kind: 'take'; count: Expr; span: SourceSpan }
+  | { kind: 'sort'; keys: SortKey[]; span: SourceSpan }
+  | { kind: 'top'; count: Expr; keys: SortKey[]; span: SourceSpan }
+  | { kind: 'distinct'; items: Expr[]; span: SourceSpan }
+  | { kind: 'getschema'; span: SourceSpan }
+  | {
+      kind: 'mv-expand';
+      column: Expr;
+      name?: string;
+      toType?: AplType;
+      itemIndex?: string;
+      limit?: number;
+      span: SourceSpan;
+    }
+  | {
+      kind: 'parse';
+      mode: 'simple' | 'relaxed' | 'regex';
+      source: Expr;
+      parts: ParsePart[];
+      dropUnmatched: boolean;
+      span: SourceSpan;
+    }
+  | { kind: 'join'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
+  | { kind: 'lookup'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
+  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
+  | { kind: 'search'; predicate: Expr; span: SourceSpan }
+  | { kind: 'sample'; fraction: Expr; span: SourceSpan }
+  | {
+      kind: 'make-series';
+      aggs: { item: Assignment; defaultValue?: Expr }[];
+      on: Expr;
+      from?: Expr;
+      to?: Expr;
+      step: Expr;
+      by: Assignment[];
+      span: SourceSpan;
+    };
+
+export type ParsePart =
+  { kind: 'const'; text: string } | { kind: 'skip' } | { kind: 'capture'; name: string; type: AplType };
+
+export interface JoinCondition {
+  left: string;
+  right: string;
+  span: SourceSpan;
+}
+
+export type TabularSource =
+  | { kind: 'dataset'; name: string; span: SourceSpan }
+  | { kind: 'datatable'; columns: { name: string; type: AplType }[]; values: Expr[]; span: SourceSpan }
+  | { kind: 'print'; items: Assignment[]; span: SourceSpan }
+  | { kind: 'subquery'; query: TabularExpr; span: SourceSpan }
+  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan };
+
+export interface TabularExpr {
+  source: TabularSource;
+  operators: Operator[];
+  span: SourceSpan;
+}
+
+export type Statement =
+  | { kind: 'let-scalar'; name: string; expr: Expr; span: SourceSpan }
+  | { kind: 'let-tabular'; name: string; query: TabularExpr; span: SourceSpan }
+  | { kind: 'set'; name: string; value?: Expr; span: SourceSpan };
+
+export interface Query {
+  statements: Statement[];
+  body: TabularExpr;
+  span: SourceSpan;
+}

@@ -1,0 +1,1069 @@
+/**
+ * Recursive-descent parser for APL. Produces the syntax tree of `ast.ts`; every failure is an `aplError`
+ * with a code and a span (HTTP 400). Precedence (high → low): postfix (`.`, `[]`, calls), unary, `* / %`,
+ * `+ -`, comparisons and string operators (non-associative), `and`, `or`.
+ */
+import { parseRfc3339, type SourceSpan } from '@quarry/common';
+import type {
+  AplType,
+  Assignment,
+  Expr,
+  JoinCondition,
+  NamePattern,
+  Operator,
+  ParsePart,
+  Query,
+  SortKey,
+  Statement,
+  TabularExpr,
+  TabularSource,
+} from './ast';
+import { aplError, closestName } from './diagnostics';
+import { Lexer } from './lexer';
+import { SourceText } from './source-text';
+import { describeToken, type Token } from './tokens';
+
+export const TABULAR_OPERATORS = [
+  'where',
+  'filter',
+  'extend',
+  'project',
+  'project-away',
+  'project-keep',
+  'project-reorder',
+  'project-rename',
+  'summarize',
+  'count',
+  'take',
+  'limit',
+  'sort',
+  'order',
+  'top',
+  'distinct',
+  'getschema',
+  'mv-expand',
+  'parse',
+  'parse-where',
+  'join',
+  'lookup',
+  'union',
+  'search',
+  'sample',
+  'make-series',
+];
+
+/** Word operators at comparison level that take a single right operand. */
+export const STRING_OPERATORS = new Set([
+  'contains',
+  '!contains',
+  'contains_cs',
+  '!contains_cs',
+  'has',
+  '!has',
+  'has_cs',
+  '!has_cs',
+  'startswith',
+  '!startswith',
+  'startswith_cs',
+  '!startswith_cs',
+  'endswith',
+  '!endswith',
+  'endswith_cs',
+  '!endswith_cs',
+  'hasprefix',
+  '!hasprefix',
+  'hasprefix_cs',
+  '!hasprefix_cs',
+  'hassuffix',
+  '!hassuffix',
+  'hassuffix_cs',
+  '!hassuffix_cs',
+]);
+
+const LIST_OPERATORS = new Set([
+  'in',
+  '!in',
+  'in~',
+  '!in~',
+  'has_any',
+  'has_all',
+  'has_any_cs',
+  'has_all_cs',
+]);
+const COMPARISON_PUNCT = new Set(['==', '!=', '<>', '<', '<=', '>', '>=', '=~', '!~']);
+
+const TYPE_NAMES: Record<string, AplType> = {
+  bool: 'bool',
+  boolean: 'bool',
+  int: 'long',
+  long: 'long',
+  real: 'real',
+  double: 'real',
+  decimal: 'real',
+  string: 'string',
+  datetime: 'datetime',
+  date: 'datetime',
+  timespan: 'timespan',
+  time: 'timespan',
+  dynamic: 'dynamic',
+};
+
+export function typeFromName(name: string): AplType | undefined {
+  return Object.prototype.hasOwnProperty.call(TYPE_NAMES, name) ? TYPE_NAMES[name] : undefined;
+}
+
+export function parseApl(text: string): Query {
+  return new Parser(text).parseQuery();
+}
+
+class Parser {
+  private readonly src: SourceText;
+  private readonly lexer: Lexer;
+  private lookahead: Token[] = [];
+  private lastEnd = 0;
+  /** Names bound by `let` to tables, so a later `let x = t;` is known to be tabular. */
+  private readonly tableLets = new Set<string>();
+  private readonly scalarLets = new Set<string>();
+
+  constructor(text: string) {
+    this.src = new SourceText(text);
+    this.lexer = new Lexer(this.src);
+  }
+
+  // ---- token plumbing ----
+
+  private peek(k = 0): Token {
+    while (this.lookahead.length <= k) this.lookahead.push(this.lexer.next());
+    return this.lookahead[k];
+  }
+
+  private advance(): Token {
+    const t = this.peek();
+    this.lookahead.shift();
+    this.lastEnd = t.end;
+    return t;
+  }
+
+  private isPunct(p: string, k = 0): boolean {
+    const t = this.peek(k);
+    return t.kind === 'punct' && t.text === p;
+  }
+
+  private isIdent(name: string, k = 0): boolean {
+    const t = this.peek(k);
+    return t.kind === 'ident' && t.text === name;
+  }
+
+  private acceptPunct(p: string): boolean {
+    if (!this.isPunct(p)) return false;
+    this.advance();
+    return true;
+  }
+
+  private acceptIdent(name: string): boolean {
+    if (!this.isIdent(name)) return false;
+    this.advance();
+    return true;
+  }
+
+  private expectPunct(p: string): Token {
+    if (!this.isPunct(p)) throw this.expected(`'${p}'`);
+    return this.advance();
+  }
+
+  private expectIdent(name: string): Token {
+    if (!this.isIdent(name)) throw this.expected(`'${name}'`);
+    return this.advance();
+  }
+
+  private expected(what: string, t: Token = this.peek()) {
+    return aplError('apl_expected_token', { expected: what, found: describeToken(t) }, this.tokSpan(t));
+  }
+
+  private tokSpan(t: Token): SourceSpan {
+    return this.src.span(t.start, Math.max(t.end, t.start + (t.kind === 'eof' ? 0 : 1)));
+  }
+
+  private spanFrom(start: number): SourceSpan {
+    return this.src.span(start, Math.max(this.lastEnd, start));
+  }
+
+  // ---- statements ----
+
+  parseQuery(): Query {
+    const statements: Statement[] = [];
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    for (;;) {
+      if (this.isIdent('let')) {
+        statements.push(this.parseLet());
+        this.expectPunct(';');
+        continue;
+      }
+      if (this.isIdent('set') && this.peek(1).kind === 'ident') {
+        statements.push(this.parseSet());
+        this.expectPunct(';');
+        continue;
+      }
+      break;
+    }
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    const body = this.parseTabular();
+    while (this.acceptPunct(';')) {
+      /* a trailing `;` is tolerated */
+    }
+    const t = this.peek();
+    if (t.kind !== 'eof') {
+      throw aplError('apl_unexpected_token', { found: describeToken(t) }, this.tokSpan(t));
+    }
+    return { statements, body, span: this.src.span(0, this.src.text.length) };
+  }
+
+  private parseLet(): Statement {
+    const start = this.advance().start;
+    const nameTok = this.peek();
+    if (nameTok.kind !== 'ident') throw this.expected('a name');
+    this.advance();
+    this.expectPunct('=');
+    if (this.looksTabular()) {
+      const query = this.parseTabular();
+      this.tableLets.add(nameTok.text);
+      return { kind: 'let-tabular', name: nameTok.text, query, span: this.spanFrom(start) };
+    }
+    const expr = this.parseExpr();
+    this.scalarLets.add(nameTok.text);
+    return { kind: 'let-scalar', name: nameTok.text, expr, span: this.spanFrom(start) };
+  }
+
+  /** Decides whether the right side of `let x = ...` is a table (dataset, datatable, print, pipe...). */
+  private looksTabular(): boolean {
+    const t = this.peek();
+    if (t.kind === 'ident') {
+      if (t.text === 'datatable' || t.text === 'print' || t.text === 'union') return true;
+      if (this.isPunct('|', 1)) return true;
+      if (this.isPunct(';', 1) || this.peek(1).kind === 'eof') {
+        if (this.scalarLets.has(t.text)) return false;
+        return true;
+      }
+      return false;
+    }
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2)) {
+      const after = this.peek(3);
+      return after.kind === 'punct' && (after.text === '|' || after.text === ';');
+    }
+    if (this.isPunct('(')) {
+      // `(dataset | ...)`: a parenthesised tabular expression.
+      const inner = this.peek(1);
+      return (
+        (inner.kind === 'ident' || this.isPunct('[', 1)) && (this.isPunct('|', 2) || this.isPunct('|', 4))
+      );
+    }
+    return false;
+  }
+
+  private parseSet(): Statement {
+    const start = this.advance().start;
+    const name = this.advance().text;
+    let value: Expr | undefined;
+    if (this.acceptPunct('=')) value = this.parseExpr();
+    return { kind: 'set', name, value, span: this.spanFrom(start) };
+  }
+
+  // ---- tabular expressions ----
+
+  private parseTabular(): TabularExpr {
+    const start = this.peek().start;
+    const source = this.parseSource();
+    const operators: Operator[] = [];
+    while (this.acceptPunct('|')) operators.push(this.parseOperator());
+    return { source, operators, span: this.spanFrom(start) };
+  }
+
+  private parseSource(): TabularSource {
+    const t = this.peek();
+    const start = t.start;
+    if (this.isPunct('(')) {
+      this.advance();
+      const query = this.parseTabular();
+      this.expectPunct(')');
+      return { kind: 'subquery', query, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('[')) {
+      const name = this.parseBracketName();
+      return { kind: 'dataset', name, span: this.spanFrom(start) };
+    }
+    if (t.kind === 'ident') {
+      if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
+      if (t.text === 'print') {
+        this.advance();
+        const items = this.parseAssignments();
+        return { kind: 'print', items, span: this.spanFrom(start) };
+      }
+      if (t.text === 'union') {
+        this.advance();
+        const { tables, withSource } = this.parseUnionArgs();
+        return { kind: 'union', tables, withSource, span: this.spanFrom(start) };
+      }
+      this.advance();
+      return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
+    }
+    if (t.kind === 'string') {
+      // `"dataset"` as a source is accepted by Axiom's UI.
+      this.advance();
+      return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
+    }
+    throw this.expected('a dataset or table expression');
+  }
+
+  private parseBracketName(): string {
+    this.expectPunct('[');
+    const t = this.peek();
+    if (t.kind !== 'string') throw this.expected('a quoted name');
+    this.advance();
+    this.expectPunct(']');
+    return t.text;
+  }
+
+  private parseDatatable(): TabularSource {
+    const start = this.advance().start;
+    this.expectPunct('(');
+    const columns: { name: string; type: AplType }[] = [];
+    do {
+      const name = this.parseColumnName();
+      this.expectPunct(':');
+      const typeTok = this.peek();
+      const type = typeTok.kind === 'ident' ? typeFromName(typeTok.text) : undefined;
+      if (!type) throw this.expected('a type name');
+      this.advance();
+      columns.push({ name, type });
+    } while (this.acceptPunct(','));
+    this.expectPunct(')');
+    this.expectPunct('[');
+    const values: Expr[] = [];
+    if (!this.isPunct(']')) {
+      do values.push(this.parseExpr());
+      while (this.acceptPunct(','));
+    }
+    this.expectPunct(']');
+    return { kind: 'datatable', columns, values, span: this.spanFrom(start) };
+  }
+
+  private parseColumnName(): string {
+    if (this.isPunct('[')) return this.parseBracketName();
+    const t = this.peek();
+    if (t.kind !== 'ident') throw this.expected('a column name');
+    this.advance();
+    return t.text;
+  }
+
+  /** Reads an operator name, joining hyphenated names such as `project-away` and `mv-expand`. */
+  private parseOperatorName(): Token {
+    const t = this.peek();
+    if (t.kind !== 'ident') {
+      if (t.kind === 'eof' || this.isPunct('|')) throw this.expected("an operator after '|'");
+      throw this.expected('an operator', t);
+    }
+    this.advance();
+    let name = t.text;
+    let end = t.end;
+    while (
+      this.isPunct('-') &&
+      this.peek().start === end &&
+      this.peek(1).kind === 'ident' &&
+      this.peek(1).start === end + 1
+    ) {
+      this.advance();
+      const part = this.advance();
+      name += '-' + part.text;
+      end = part.end;
+    }
+    return { ...t, text: name, end };
+  }
+
+  private parseOperator(): Operator {
+    const nameTok = this.parseOperatorName();
+    const start = nameTok.start;
+    const done = <T>(op: T) => ({ ...op, span: this.spanFrom(start) });
+    switch (nameTok.text) {
+      case 'where':
+      case 'filter':
+        return done({ kind: 'where' as const, predicate: this.parseExpr() });
+      case 'extend':
+        return done({ kind: 'extend' as const, items: this.parseAssignments() });
+      case 'project':
+        return done({ kind: 'project' as const, items: this.parseAssignments() });
+      case 'project-away':
+      case 'project-keep':
+      case 'project-reorder':
+        return done({ kind: nameTok.text, patterns: this.parsePatterns(nameTok.text === 'project-reorder') });
+      case 'project-rename': {
+        const items: { name: string; from: string; span: SourceSpan }[] = [];
+        do {
+          const s = this.peek().start;
+          const name = this.parseColumnName();
+          this.expectPunct('=');
+          const from = this.parseColumnName();
+          items.push({ name, from, span: this.spanFrom(s) });
+        } while (this.acceptPunct(','));
+        return done({ kind: 'project-rename' as const, items });
+      }
+      case 'summarize': {
+        let aggs: Assignment[] = [];
+        if (!this.isIdent('by')) aggs = this.parseAssignments();
+        let by: Assignment[] = [];
+        if (this.acceptIdent('by')) by = this.parseAssignments();
+        return done({ kind: 'summarize' as const, aggs, by });
+      }
+      case 'count':
+        return done({ kind: 'count' as const });
+      case 'take':
+      case 'limit':
+        return done({ kind: 'take' as const, count: this.parseExpr() });
+      case 'sort':
+      case 'order':
+        this.expectIdent('by');
+        return done({ kind: 'sort' as const, keys: this.parseSortKeys() });
+      case 'top': {
+        const count = this.parseAdditive();
+        this.expectIdent('by');
+        return done({ kind: 'top' as const, count, keys: this.parseSortKeys() });
+      }
+      case 'distinct': {
+        const items: Expr[] = [];
+        do items.push(this.parseExpr());
+        while (this.acceptPunct(','));
+        return done({ kind: 'distinct' as const, items });
+      }
+      case 'getschema':
+        return done({ kind: 'getschema' as const });
+      case 'mv-expand':
+        return done(this.parseMvExpand());
+      case 'parse':
+      case 'parse-where':
+        return done(this.parseParse(nameTok.text === 'parse-where'));
+      case 'join':
+      case 'lookup':
+        return done(this.parseJoin(nameTok.text));
+      case 'union': {
+        const { tables, withSource } = this.parseUnionArgs();
+        return done({ kind: 'union' as const, tables, withSource });
+      }
+      case 'search': {
+        if (this.isIdent('kind') && this.isPunct('=', 1)) {
+          this.advance();
+          this.advance();
+          this.advance();
+        }
+        return done({ kind: 'search' as const, predicate: this.parseExpr() });
+      }
+      case 'sample':
+        return done({ kind: 'sample' as const, fraction: this.parseExpr() });
+      case 'make-series':
+        return done(this.parseMakeSeries());
+      default: {
+        const suggestion = closestName(nameTok.text, TABULAR_OPERATORS);
+        throw aplError(
+          'apl_unknown_operator',
+          { name: nameTok.text, suggestion },
+          this.src.span(nameTok.start, nameTok.end),
+        );
+      }
+    }
+  }
+
+  /** `make-series [Name =] Agg [default = V], ... on T [from A] [to B] step S [by Keys]` (or `in range(A, B, S)`). */
+  private parseMakeSeries(): Operator {
+    const aggs: { item: Assignment; defaultValue?: Expr }[] = [];
+    do {
+      const item = this.parseAssignment();
+      let defaultValue: Expr | undefined;
+      if (this.isIdent('default') && this.isPunct('=', 1)) {
+        this.advance();
+        this.advance();
+        defaultValue = this.parseExpr();
+      }
+      aggs.push({ item, defaultValue });
+    } while (this.acceptPunct(','));
+    this.expectIdent('on');
+    const on = this.parseAdditive();
+    let from: Expr | undefined;
+    let to: Expr | undefined;
+    let step: Expr | undefined;
+    if (this.acceptIdent('in')) {
+      this.expectIdent('range');
+      this.expectPunct('(');
+      from = this.parseExpr();
+      this.expectPunct(',');
+      to = this.parseExpr();
+      this.expectPunct(',');
+      step = this.parseExpr();
+      this.expectPunct(')');
+    } else {
+      if (this.acceptIdent('from')) from = this.parseAdditive();
+      if (this.acceptIdent('to')) to = this.parseAdditive();
+      this.expectIdent('step');
+      step = this.parseAdditive();
+    }
+    let by: Assignment[] = [];
+    if (this.acceptIdent('by')) by = this.parseAssignments();
+    return { kind: 'make-series', aggs, on, from, to, step, by, span: on.span };
+  }
+
+  private parseKindOption(option = 'kind'): string | undefined {
+    if (!(this.isIdent(option) && this.isPunct('=', 1))) return undefined;
+    this.advance();
+    this.advance();
+    const t = this.peek();
+    if (t.kind !== 'ident' && t.kind !== 'string') throw this.expected(`a value for '${option}'`);
+    this.advance();
+    return t.text;
+  }
+
+  private parseMvExpand(): Operator {
+    let itemIndex: string | undefined;
+    for (;;) {
+      if (this.parseKindOption('kind') !== undefined) continue;
+      const idx = this.parseKindOption('with_itemindex');
+      if (idx !== undefined) {
+        itemIndex = idx;
+        continue;
+      }
+      break;
+    }
+    const item = this.parseAssignment();
+    let toType: AplType | undefined;
+    if (this.acceptIdent('to')) {
+      this.expectIdent('typeof');
+      this.expectPunct('(');
+      const tt = this.advance();
+      toType = typeFromName(tt.text);
+      if (!toType) throw this.expected('a type name', tt);
+      this.expectPunct(')');
+    }
+    let limit: number | undefined;
+    if (this.acceptIdent('limit')) {
+      const t = this.advance();
+      if (t.kind !== 'int') throw this.expected('an integer', t);
+      limit = t.value;
+    }
+    return {
+      kind: 'mv-expand',
+      column: item.expr,
+      name: item.name,
+      toType,
+      itemIndex,
+      limit,
+      span: item.span,
+    };
+  }
+
+  private parseParse(dropUnmatched: boolean): Operator {
+    let mode: 'simple' | 'relaxed' | 'regex' = 'simple';
+    for (;;) {
+      const k = this.parseKindOption('kind');
+      if (k !== undefined) {
+        if (k !== 'simple' && k !== 'relaxed' && k !== 'regex')
+          throw this.expected('simple, relaxed or regex');
+        mode = k;
+        continue;
+      }
+      if (this.parseKindOption('flags') !== undefined) continue;
+      break;
+    }
+    const source = this.parseAdditive();
+    this.expectIdent('with');
+    const parts: ParsePart[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'string') {
+        this.advance();
+        parts.push({ kind: 'const', text: t.text });
+      } else if (this.isPunct('*')) {
+        this.advance();
+        parts.push({ kind: 'skip' });
+      } else if (t.kind === 'ident' || this.isPunct('[')) {
+        const name = this.parseColumnName();
+        let type: AplType = 'string';
+        if (this.acceptPunct(':')) {
+          const tt = this.advance();
+          const resolved = typeFromName(tt.text);
+          if (!resolved) throw this.expected('a type name', tt);
+          type = resolved;
+        }
+        parts.push({ kind: 'capture', name, type });
+      } else {
+        break;
+      }
+    }
+    if (parts.length === 0) throw this.expected('a parse pattern');
+    return { kind: 'parse', mode, source, parts, dropUnmatched, span: source.span };
+  }
+
+  private parseJoin(which: string): Operator {
+    const joinKind = this.parseKindOption('kind') ?? (which === 'join' ? 'inner' : 'leftouter');
+    const allowed = [
+      'inner',
+      'innerunique',
+      'leftouter',
+      'rightouter',
+      'fullouter',
+      'leftanti',
+      'rightanti',
+      'leftsemi',
+      'rightsemi',
+      'anti',
+      'semi',
+    ];
+    if (!allowed.includes(joinKind)) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: which, reason: `unknown join kind '${joinKind}'` },
+        this.src.span(this.lastEnd - joinKind.length, this.lastEnd),
+      );
+    }
+    let right: TabularExpr;
+    const start = this.peek().start;
+    if (this.isPunct('(')) {
+      this.advance();
+      right = this.parseTabular();
+      this.expectPunct(')');
+    } else {
+      const source = this.parseSource();
+      right = { source, operators: [], span: this.spanFrom(start) };
+    }
+    this.expectIdent('on');
+    const on: JoinCondition[] = [];
+    do {
+      const s = this.peek().start;
+      if (this.isIdent('$left') || this.isIdent('$right')) {
+        const a = this.parseSideRef();
+        this.expectPunct('==');
+        const b = this.parseSideRef();
+        const left = a.side === '$left' ? a.name : b.name;
+        const rightName = a.side === '$left' ? b.name : a.name;
+        on.push({ left, right: rightName, span: this.spanFrom(s) });
+      } else {
+        const name = this.parseColumnName();
+        on.push({ left: name, right: name, span: this.spanFrom(s) });
+      }
+    } while (this.acceptPunct(','));
+    return { kind: which === 'join' ? 'join' : 'lookup', joinKind, right, on, span: this.spanFrom(start) };
+  }
+
+  private parseSideRef(): { side: string; name: string } {
+    const side = this.advance();
+    if (side.text !== '$left' && side.text !== '$right') throw this.expected('$left or $right', side);
+    this.expectPunct('.');
+    return { side: side.text, name: this.parseColumnName() };
+  }
+
+  private parseUnionArgs(): { tables: TabularExpr[]; withSource?: string } {
+    let withSource: string | undefined;
+    for (;;) {
+      const ws = this.parseKindOption('withsource');
+      if (ws !== undefined) {
+        withSource = ws;
+        continue;
+      }
+      if (this.parseKindOption('kind') !== undefined) continue;
+      if (this.parseKindOption('isfuzzy') !== undefined) continue;
+      break;
+    }
+    const tables: TabularExpr[] = [];
+    do {
+      const start = this.peek().start;
+      if (this.isPunct('(')) {
+        this.advance();
+        tables.push(this.parseTabular());
+        this.expectPunct(')');
+      } else {
+        const source = this.parseSource();
+        tables.push({ source, operators: [], span: this.spanFrom(start) });
+      }
+    } while (this.acceptPunct(','));
+    return { tables, withSource };
+  }
+
+  private parsePatterns(allowOrder: boolean): NamePattern[] {
+    const out: NamePattern[] = [];
+    do {
+      const s = this.peek().start;
+      let pattern = '';
+      let wildcard = false;
+      if (this.isPunct('*')) {
+        this.advance();
+        wildcard = true;
+        pattern = '*';
+      } else {
+        pattern = this.parseColumnName();
+        // `resp*`: the star must touch the name.
+        if (this.isPunct('*') && this.peek().start === this.lastEnd) {
+          this.advance();
+          pattern += '*';
+          wildcard = true;
+        }
+      }
+      if (allowOrder) {
+        for (const order of ['asc', 'desc', 'granny-asc', 'granny-desc']) if (this.acceptIdent(order)) break;
+      }
+      out.push({ pattern, wildcard, span: this.spanFrom(s) });
+    } while (this.acceptPunct(','));
+    return out;
+  }
+
+  private parseSortKeys(): SortKey[] {
+    const keys: SortKey[] = [];
+    do {
+      const start = this.peek().start;
+      const expr = this.parseExpr();
+      let desc = true;
+      if (this.acceptIdent('asc')) desc = false;
+      else if (this.acceptIdent('desc')) desc = true;
+      let nullsFirst: boolean | undefined;
+      if (this.acceptIdent('nulls')) {
+        if (this.acceptIdent('first')) nullsFirst = true;
+        else if (this.acceptIdent('last')) nullsFirst = false;
+        else throw this.expected("'first' or 'last'");
+      }
+      keys.push({ expr, desc, nullsFirst, span: this.spanFrom(start) });
+    } while (this.acceptPunct(','));
+    return keys;
+  }
+
+  private parseAssignments(): Assignment[] {
+    const items: Assignment[] = [];
+    do items.push(this.parseAssignment());
+    while (this.acceptPunct(','));
+    return items;
+  }
+
+  private parseAssignment(): Assignment {
+    const start = this.peek().start;
+    const t = this.peek();
+    if (t.kind === 'ident' && this.isPunct('=', 1)) {
+      this.advance();
+      this.advance();
+      const expr = this.parseExpr();
+      return { name: t.text, nameSpan: this.tokSpan(t), expr, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2) && this.isPunct('=', 3)) {
+      const nameSpanStart = t.start;
+      const name = this.parseBracketName();
+      const nameSpan = this.spanFrom(nameSpanStart);
+      this.expectPunct('=');
+      const expr = this.parseExpr();
+      return { name, nameSpan, expr, span: this.spanFrom(start) };
+    }
+    const expr = this.parseExpr();
+    return { expr, span: this.spanFrom(start) };
+  }
+
+  // ---- scalar expressions ----
+
+  parseExpr(): Expr {
+    return this.parseOr();
+  }
+
+  private binary(op: string, left: Expr, right: Expr, opTok: Token): Expr {
+    return {
+      kind: 'binary',
+      op,
+      left,
+      right,
+      opSpan: this.tokSpan(opTok),
+      span: this.src.span(left.span.start, right.span.end),
+    };
+  }
+
+  private parseOr(): Expr {
+    let left = this.parseAnd();
+    while (this.isIdent('or')) {
+      const opTok = this.advance();
+      left = this.binary('or', left, this.parseAnd(), opTok);
+    }
+    return left;
+  }
+
+  private parseAnd(): Expr {
+    let left = this.parseComparison();
+    while (this.isIdent('and')) {
+      const opTok = this.advance();
+      left = this.binary('and', left, this.parseComparison(), opTok);
+    }
+    return left;
+  }
+
+  private parseComparison(): Expr {
+    const left = this.parseAdditive();
+    const t = this.peek();
+    if (t.kind === 'punct' && COMPARISON_PUNCT.has(t.text)) {
+      this.advance();
+      const op = t.text === '<>' ? '!=' : t.text;
+      return this.binary(op, left, this.parseAdditive(), t);
+    }
+    if (t.kind !== 'ident') return left;
+    if (STRING_OPERATORS.has(t.text)) {
+      this.advance();
+      return this.binary(t.text, left, this.parseAdditive(), t);
+    }
+    if ((t.text === 'matches' || t.text === '!matches') && this.isIdent('regex', 1)) {
+      this.advance();
+      this.advance();
+      return this.binary(
+        t.text === 'matches' ? 'matches regex' : '!matches regex',
+        left,
+        this.parseAdditive(),
+        t,
+      );
+    }
+    if (LIST_OPERATORS.has(t.text)) {
+      this.advance();
+      this.expectPunct('(');
+      const list: Expr[] = [];
+      do list.push(this.parseExpr());
+      while (this.acceptPunct(','));
+      this.expectPunct(')');
+      return { kind: 'in', op: t.text, left, list, span: this.src.span(left.span.start, this.lastEnd) };
+    }
+    if (t.text === 'between' || t.text === '!between') {
+      this.advance();
+      this.expectPunct('(');
+      const low = this.parseAdditive();
+      this.expectPunct('..');
+      const high = this.parseAdditive();
+      this.expectPunct(')');
+      return {
+        kind: 'between',
+        negated: t.text === '!between',
+        left,
+        low,
+        high,
+        span: this.src.span(left.span.start, this.lastEnd),
+      };
+    }
+    return left;
+  }
+
+  private parseAdditive(): Expr {
+    let left = this.parseMultiplicative();
+    while (this.isPunct('+') || this.isPunct('-')) {
+      const opTok = this.advance();
+      left = this.binary(opTok.text, left, this.parseMultiplicative(), opTok);
+    }
+    return left;
+  }
+
+  private parseMultiplicative(): Expr {
+    let left = this.parseUnary();
+    while (this.isPunct('*') || this.isPunct('/') || this.isPunct('%')) {
+      const opTok = this.advance();
+      left = this.binary(opTok.text, left, this.parseUnary(), opTok);
+    }
+    return left;
+  }
+
+  private parseUnary(): Expr {
+    if (this.isPunct('-') || this.isPunct('+')) {
+      const opTok = this.advance();
+      const operand = this.parseUnary();
+      const span = this.src.span(opTok.start, operand.span.end);
+      if (operand.kind === 'literal' && typeof operand.value === 'number' && opTok.text === '-') {
+        return { ...operand, value: -operand.value, span };
+      }
+      if (opTok.text === '+') return { ...operand, span };
+      return { kind: 'unary', op: '-', operand, span };
+    }
+    return this.parsePostfix();
+  }
+
+  private parsePostfix(): Expr {
+    let expr = this.parsePrimary();
+    for (;;) {
+      if (this.isPunct('.') && this.peek(1).kind === 'ident') {
+        this.advance();
+        const name = this.advance();
+        expr = {
+          kind: 'member',
+          target: expr,
+          name: name.text,
+          span: this.src.span(expr.span.start, name.end),
+        };
+      } else if (this.isPunct('.') && this.isPunct('[', 1)) {
+        this.advance();
+      } else if (this.isPunct('[')) {
+        this.advance();
+        const index = this.parseExpr();
+        this.expectPunct(']');
+        expr = { kind: 'index', target: expr, index, span: this.src.span(expr.span.start, this.lastEnd) };
+      } else {
+        return expr;
+      }
+    }
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.peek();
+    switch (t.kind) {
+      case 'int':
+        this.advance();
+        return { kind: 'literal', type: 'long', value: t.value, span: this.tokSpan(t) };
+      case 'real':
+        this.advance();
+        return { kind: 'literal', type: 'real', value: t.value, span: this.tokSpan(t) };
+      case 'timespan':
+        this.advance();
+        return { kind: 'literal', type: 'timespan', value: t.value, span: this.tokSpan(t) };
+      case 'string':
+        this.advance();
+        return { kind: 'literal', type: 'string', value: t.text, span: this.tokSpan(t) };
+      case 'ident':
+        return this.parseIdentExpr();
+      case 'punct':
+        if (t.text === '(') {
+          this.advance();
+          const inner = this.parseExpr();
+          this.expectPunct(')');
+          return inner;
+        }
+        if (t.text === '[' && this.peek(1).kind === 'string') {
+          const name = this.parseBracketName();
+          return { kind: 'name', name, quoted: true, span: this.spanFrom(t.start) };
+        }
+        if (t.text === '*') {
+          this.advance();
+          return { kind: 'star', span: this.tokSpan(t) };
+        }
+        throw this.expected('an expression', t);
+      default:
+        throw this.expected('an expression', t);
+    }
+  }
+
+  private parseIdentExpr(): Expr {
+    const t = this.advance();
+    const name = t.text;
+    if (name === 'true' || name === 'false') {
+      return { kind: 'literal', type: 'bool', value: name === 'true', span: this.tokSpan(t) };
+    }
+    if (!this.isPunct('(')) return { kind: 'name', name, quoted: false, span: this.tokSpan(t) };
+    if (name === 'datetime' || name === 'date') return this.parseDatetimeLiteral(t);
+    if (name === 'dynamic') {
+      this.advance();
+      const value = this.parseDynamicValue();
+      this.expectPunct(')');
+      return { kind: 'literal', type: 'dynamic', value, span: this.spanFrom(t.start) };
+    }
+    if (name === 'typeof') {
+      this.advance();
+      const tt = this.advance();
+      const type = typeFromName(tt.text);
+      if (!type) throw this.expected('a type name', tt);
+      this.expectPunct(')');
+      return { kind: 'typeof', type, span: this.spanFrom(t.start) };
+    }
+    const typed = typeFromName(name);
+    if (typed && this.isIdent('null', 1) && this.isPunct(')', 2)) {
+      this.advance();
+      this.advance();
+      this.advance();
+      return { kind: 'literal', type: typed, value: null, span: this.spanFrom(t.start) };
+    }
+    if (typed === 'timespan' && this.peek(1).kind === 'timespan' && this.isPunct(')', 2)) {
+      this.advance();
+      const v = this.advance();
+      this.advance();
+      return { kind: 'literal', type: 'timespan', value: v.value, span: this.spanFrom(t.start) };
+    }
+    this.advance(); // (
+    const args: Expr[] = [];
+    if (!this.isPunct(')')) {
+      do args.push(this.parseExpr());
+      while (this.acceptPunct(','));
+    }
+    this.expectPunct(')');
+    const span = this.spanFrom(t.start);
+    // `long(11)`, `real(1)`, `bool(true)`: typed literals written as calls.
+    if (typed && typed !== 'dynamic' && args.length === 1 && args[0].kind === 'literal') {
+      const lit = args[0];
+      if (typed === 'long' && typeof lit.value === 'number')
+        return { kind: 'literal', type: 'long', value: Math.trunc(lit.value), span };
+      if (typed === 'real' && typeof lit.value === 'number')
+        return { kind: 'literal', type: 'real', value: lit.value, span };
+      if (typed === 'bool' && typeof lit.value === 'boolean')
+        return { kind: 'literal', type: 'bool', value: lit.value, span };
+      if (typed === 'string' && typeof lit.value === 'string')
+        return { kind: 'literal', type: 'string', value: lit.value, span };
+    }
+    return { kind: 'call', name, args, nameSpan: this.tokSpan(t), span };
+  }
+
+  /** `datetime(...)` holds raw text (`2024-05-01 12:00:00`), so it is read from the source, not as tokens. */
+  private parseDatetimeLiteral(nameTok: Token): Expr {
+    const paren = this.advance();
+    this.lookahead = [];
+    const text = this.src.text;
+    const close = text.indexOf(')', paren.end);
+    if (close < 0)
+      throw this.expected("')'", { kind: 'eof', text: '', start: text.length, end: text.length });
+    let raw = text.slice(paren.end, close).trim();
+    this.lexer.pos = close + 1;
+    this.lastEnd = close + 1;
+    const span = this.src.span(nameTok.start, close + 1);
+    if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
+      raw = raw.slice(1, -1);
+    if (raw === 'null') return { kind: 'literal', type: 'datetime', value: null, span };
+    const ms = parseRfc3339(raw);
+    if (ms === null) throw aplError('apl_invalid_datetime', { text: raw }, span);
+    return { kind: 'literal', type: 'datetime', value: ms, span };
+  }
+
+  private parseDynamicValue(): unknown {
+    const t = this.peek();
+    if (this.acceptPunct('[')) {
+      const arr: unknown[] = [];
+      if (!this.isPunct(']')) {
+        do arr.push(this.parseDynamicValue());
+        while (this.acceptPunct(','));
+      }
+      this.expectPunct(']');
+      return arr;
+    }
+    if (this.acceptPunct('{')) {
+      const obj: Record<string, unknown> = {};
+      if (!this.isPunct('}')) {
+        do {
+          const k = this.advance();
+          if (k.kind !== 'string' && k.kind !== 'ident') throw this.expected('a property name', k);
+          this.expectPunct(':');
+          obj[k.text] = this.parseDynamicValue();
+        } while (this.acceptPunct(','));
+      }
+      this.expectPunct('}');
+      return obj;
+    }
+    if (this.isPunct('-')) {
+      this.advance();
+      const n = this.advance();
+      if (n.kind !== 'int' && n.kind !== 'real' && n.kind !== 'timespan') throw this.expected('a number', n);
+      return -(n.value as number);
+    }
+    switch (t.kind) {
+      case 'string':
+        this.advance();
+        return t.text;
+      case 'int':
+      case 'real':
+      case 'timespan':
+        this.advance();
+        return t.value;
+      case 'ident':
+        if (t.text === 'true' || t.text === 'false' || t.text === 'null') {
+          this.advance();
+          return t.text === 'null' ? null : t.text === 'true';
+        }
+        break;
+      default:
+        break;
+    }
+    throw aplError('apl_invalid_dynamic', { reason: `unexpected ${describeToken(t)}` }, this.tokSpan(t));
+  }
+}

@@ -1,0 +1,4 @@
+export * from './http-status';
+export * from './error.filter';
+export * from './trace-id';
+export * from './raw-body';

@@ -1,0 +1,25 @@
+import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
+
+export interface AggregateOutput {
+  values: unknown[];
+  kind: ColumnKind;
+}
+
+/**
+ * Per-group aggregation state, updated one batch at a time with the group id of every row. A predicate
+ * (for `*if` variants) masks rows. States are plain arrays indexed by group id.
+ */
+export interface Aggregator {
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void;
+  /**
+   * Folds another partial state of the same aggregate into this one (for split work: batches on
+   * worker threads, partitions on query nodes). `groupMap[g]` is this state's group for the other's g.
+   */
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void;
+  finish(groupCount: number): AggregateOutput[];
+}
+
+export function rowPasses(predicate: BoolColumn | null, i: number): boolean {
+  if (predicate === null) return true;
+  return predicate.values[i] === 1 && (predicate.nulls === null || predicate.nulls[i] === 0);
+}

@@ -1,0 +1,233 @@
+/** count, countif, sum(if), avg(if), min(if), max(if), stdev/variance(if). */
+import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
+import { isNullAt, readValue } from '../columns';
+import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+
+function numericValues(c: Column): Float64Array | null {
+  return c.kind === 'long' || c.kind === 'real' || c.kind === 'datetime' || c.kind === 'timespan'
+    ? c.values
+    : null;
+}
+
+export class CountAggregator implements Aggregator {
+  private counts: number[] = [];
+
+  update(groups: Int32Array, n: number, _args: Column[], predicate: BoolColumn | null): void {
+    const counts = this.counts;
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const g = groups[i];
+      counts[g] = (counts[g] ?? 0) + 1;
+    }
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as CountAggregator;
+    o.counts.forEach((c, g) => (this.counts[groupMap[g]] = (this.counts[groupMap[g]] ?? 0) + c));
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) values[g] = this.counts[g] ?? 0;
+    return [{ values, kind: 'long' }];
+  }
+}
+
+export class SumAggregator implements Aggregator {
+  private sums: number[] = [];
+  private counts: number[] = [];
+  private kind: ColumnKind | null = null;
+
+  constructor(
+    private readonly mode: 'sum' | 'avg',
+    private readonly zeroWhenEmpty: boolean,
+  ) {}
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    const sums = this.sums;
+    const counts = this.counts;
+    const values = numericValues(c);
+    if (values) {
+      this.noteKind(c.kind);
+      const nulls = (c as { nulls: Uint8Array | null }).nulls;
+      // Hot loop over the typed array.
+      for (let i = 0; i < n; i++) {
+        if ((nulls !== null && nulls[i] === 1) || !rowPasses(predicate, i)) continue;
+        const g = groups[i];
+        sums[g] = (sums[g] ?? 0) + values[i];
+        counts[g] = (counts[g] ?? 0) + 1;
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      const x = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
+      if (x === null) continue;
+      this.noteKind(Number.isInteger(x) ? 'long' : 'real');
+      const g = groups[i];
+      sums[g] = (sums[g] ?? 0) + x;
+      counts[g] = (counts[g] ?? 0) + 1;
+    }
+  }
+
+  private noteKind(k: ColumnKind): void {
+    if (this.kind === null) this.kind = k;
+    else if (this.kind !== k) this.kind = 'real';
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as SumAggregator;
+    if (o.kind !== null) this.noteKind(o.kind);
+    o.counts.forEach((c, g) => {
+      const t = groupMap[g];
+      this.sums[t] = (this.sums[t] ?? 0) + o.sums[g];
+      this.counts[t] = (this.counts[t] ?? 0) + c;
+    });
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) {
+      const count = this.counts[g] ?? 0;
+      if (this.mode === 'avg') values[g] = count ? this.sums[g] / count : null;
+      else values[g] = count ? this.sums[g] : this.zeroWhenEmpty ? 0 : null;
+    }
+    if (this.mode === 'avg') return [{ values, kind: this.kind === 'timespan' ? 'timespan' : 'real' }];
+    return [{ values, kind: this.kind ?? 'long' }];
+  }
+}
+
+export class MinMaxAggregator implements Aggregator {
+  private best: unknown[] = [];
+  private kind: ColumnKind | null = null;
+
+  constructor(private readonly wantMax: boolean) {}
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    const best = this.best;
+    const values = numericValues(c);
+    if (values) {
+      this.noteKind(c.kind);
+      const nulls = (c as { nulls: Uint8Array | null }).nulls;
+      for (let i = 0; i < n; i++) {
+        if ((nulls !== null && nulls[i] === 1) || !rowPasses(predicate, i)) continue;
+        const g = groups[i];
+        const cur = best[g] as number | undefined;
+        const v = values[i];
+        if (cur === undefined || (this.wantMax ? v > cur : v < cur)) best[g] = v;
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      if (isNullAt(c, i) || !rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      if (typeof v === 'object') continue;
+      this.noteKind(
+        c.kind === 'dynamic'
+          ? typeof v === 'string'
+            ? 'string'
+            : typeof v === 'boolean'
+              ? 'bool'
+              : 'real'
+          : c.kind,
+      );
+      const g = groups[i];
+      const cur = best[g];
+      if (
+        cur === undefined ||
+        (this.wantMax ? (v as number) > (cur as number) : (v as number) < (cur as number))
+      )
+        best[g] = v;
+    }
+  }
+
+  private noteKind(k: ColumnKind): void {
+    if (this.kind === null) this.kind = k;
+    else if (this.kind !== k)
+      this.kind =
+        (this.kind === 'long' || this.kind === 'real') && (k === 'long' || k === 'real') ? 'real' : 'dynamic';
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as MinMaxAggregator;
+    if (o.kind !== null) this.noteKind(o.kind);
+    o.best.forEach((v, g) => {
+      const t = groupMap[g];
+      const cur = this.best[t];
+      if (
+        cur === undefined ||
+        (this.wantMax ? (v as number) > (cur as number) : (v as number) < (cur as number))
+      ) {
+        this.best[t] = v;
+      }
+    });
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) values[g] = this.best[g] ?? null;
+    return [{ values, kind: this.kind ?? 'real' }];
+  }
+}
+
+/** Sample variance / standard deviation with Welford's update (mergeable by Chan's formula). */
+export class VarianceAggregator implements Aggregator {
+  private n: number[] = [];
+  private mean: number[] = [];
+  private m2: number[] = [];
+
+  constructor(private readonly stdev: boolean) {}
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      if (typeof v !== 'number') continue;
+      const g = groups[i];
+      const count = (this.n[g] ?? 0) + 1;
+      const mean = this.mean[g] ?? 0;
+      const delta = v - mean;
+      const newMean = mean + delta / count;
+      this.n[g] = count;
+      this.mean[g] = newMean;
+      this.m2[g] = (this.m2[g] ?? 0) + delta * (v - newMean);
+    }
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as VarianceAggregator;
+    o.n.forEach((nb, g) => {
+      const t = groupMap[g];
+      const na = this.n[t] ?? 0;
+      if (na === 0) {
+        this.n[t] = nb;
+        this.mean[t] = o.mean[g];
+        this.m2[t] = o.m2[g];
+        return;
+      }
+      // Chan et al.: combine two (n, mean, M2) partials.
+      const delta = o.mean[g] - this.mean[t];
+      const n = na + nb;
+      this.mean[t] += (delta * nb) / n;
+      this.m2[t] += o.m2[g] + (delta * delta * na * nb) / n;
+      this.n[t] = n;
+    });
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) {
+      const count = this.n[g] ?? 0;
+      if (count <= 1) values[g] = 0;
+      else {
+        const variance = this.m2[g] / (count - 1);
+        values[g] = this.stdev ? Math.sqrt(variance) : variance;
+      }
+    }
+    return [{ values, kind: 'real' }];
+  }
+}

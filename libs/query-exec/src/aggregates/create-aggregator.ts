@@ -1,0 +1,54 @@
+import { QuarryError } from '@quarry/common';
+import type { AggregateCall } from '@quarry/query-plan';
+import type { Aggregator } from './aggregator';
+import { CountAggregator, MinMaxAggregator, SumAggregator, VarianceAggregator } from './basic-aggregators';
+import { ArgExtremeAggregator, MakeListAggregator } from './collection-aggregators';
+import { DcountAggregator, PercentileAggregator } from './sketch-aggregators';
+
+export function createAggregator(call: AggregateCall): Aggregator {
+  const cap = typeof call.params[0] === 'number' ? (call.params[0] as number) : Infinity;
+  switch (call.fn) {
+    case 'count':
+    case 'countif':
+      return new CountAggregator();
+    // Kusto's aggregation defaults: sum/sumif/variance/stdev of no values is 0; avg/min/max/percentile null.
+    case 'sum':
+    case 'sumif':
+      return new SumAggregator('sum', true);
+    case 'avg':
+    case 'avgif':
+      return new SumAggregator('avg', false);
+    case 'min':
+    case 'minif':
+      return new MinMaxAggregator(false);
+    case 'max':
+    case 'maxif':
+      return new MinMaxAggregator(true);
+    case 'dcount':
+    case 'dcountif':
+      return new DcountAggregator();
+    case 'percentile':
+    case 'percentileif':
+      return new PercentileAggregator(call.params as number[], false);
+    case 'percentiles_array':
+      return new PercentileAggregator(call.params as number[], true);
+    case 'stdev':
+    case 'stdevif':
+      return new VarianceAggregator(true);
+    case 'variance':
+    case 'varianceif':
+      return new VarianceAggregator(false);
+    case 'make_list':
+    case 'make_list_if':
+      return new MakeListAggregator(false, cap);
+    case 'make_set':
+    case 'make_set_if':
+      return new MakeListAggregator(true, cap);
+    case 'arg_max':
+      return new ArgExtremeAggregator(true, call.args.length);
+    case 'arg_min':
+      return new ArgExtremeAggregator(false, call.args.length);
+    default:
+      throw new QuarryError('internal', `no aggregator for '${call.fn}'`, { code: 'exec_missing_aggregate' });
+  }
+}

@@ -1,0 +1,86 @@
+/** dcount(if) on a HyperLogLog-backed counter; percentile(s) on a mergeable quantile sketch. */
+import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
+import { readValue } from '../columns';
+import { DistinctCounter } from '../sketches/hyperloglog';
+import { QuantileSketch } from '../sketches/quantile-sketch';
+import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+
+export function valueKey(v: unknown): string {
+  if (typeof v === 'string') return 's' + v;
+  if (typeof v === 'number') return 'n' + v;
+  if (typeof v === 'boolean') return 'b' + v;
+  return 'j' + JSON.stringify(v);
+}
+
+export class DcountAggregator implements Aggregator {
+  private counters: DistinctCounter[] = [];
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    if (c.kind === 'string') {
+      // Key by the dictionary string once per code.
+      const keys = c.dict.map((s) => 's' + s);
+      for (let i = 0; i < n; i++) {
+        const code = c.codes[i];
+        if (code < 0 || !rowPasses(predicate, i)) continue;
+        (this.counters[groups[i]] ??= new DistinctCounter()).add(keys[code]);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      if (v === null) continue;
+      (this.counters[groups[i]] ??= new DistinctCounter()).add(valueKey(v));
+    }
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    (other as DcountAggregator).counters.forEach((c, g) =>
+      (this.counters[groupMap[g]] ??= new DistinctCounter()).merge(c),
+    );
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) values[g] = this.counters[g]?.estimate() ?? 0;
+    return [{ values, kind: 'long' }];
+  }
+}
+
+export class PercentileAggregator implements Aggregator {
+  private sketches: QuantileSketch[] = [];
+  private kind: ColumnKind | null = null;
+
+  constructor(
+    private readonly ranks: number[],
+    private readonly asArray: boolean,
+  ) {}
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    if (c.kind !== 'dynamic' && c.kind !== 'string' && c.kind !== 'bool') this.kind ??= c.kind;
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      if (typeof v !== 'number') continue;
+      (this.sketches[groups[i]] ??= new QuantileSketch()).add(v);
+    }
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as PercentileAggregator;
+    this.kind ??= o.kind;
+    o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch()).merge(sk));
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) {
+      const s = this.sketches[g];
+      const qs = this.ranks.map((p) => (s ? s.quantile(p) : null));
+      values[g] = this.asArray ? qs : qs[0];
+    }
+    return [{ values, kind: this.asArray ? 'dynamic' : (this.kind ?? 'real') }];
+  }
+}

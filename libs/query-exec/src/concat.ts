@@ -1,0 +1,98 @@
+/**
+ * Concatenates batches for blocking operators. Columns are matched by name; a column whose kind differs
+ * between batches is unified (long+real → real, anything else → dynamic with JSON-ready values).
+ */
+import type { Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
+import { buildColumn, nullColumn, readValue } from './columns';
+import { toDynamic } from './functions/scalar-impl';
+
+export function unifyKinds(kinds: ColumnKind[]): ColumnKind {
+  let out: ColumnKind | null = null;
+  for (const k of kinds) {
+    if (out === null || out === k) out = k;
+    else if ((out === 'long' || out === 'real') && (k === 'long' || k === 'real')) out = 'real';
+    else out = 'dynamic';
+  }
+  return out ?? 'string';
+}
+
+export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnBatch {
+  if (batches.length === 1 && !names) return batches[0];
+  let total = 0;
+  for (const b of batches) total += b.length;
+  const allNames = names ?? [...new Set(batches.flatMap((b) => [...b.columns.keys()]))];
+  const columns = new Map<string, Column>();
+  for (const name of allNames) {
+    const parts = batches.map((b) => b.columns.get(name));
+    const kinds = parts.filter((p): p is Column => p !== undefined).map((p) => p.kind);
+    if (kinds.length === 0) continue;
+    columns.set(name, concatColumns(parts, batches, unifyKinds(kinds), total));
+  }
+  return { length: total, columns };
+}
+
+function concatColumns(
+  parts: (Column | undefined)[],
+  batches: ColumnBatch[],
+  kind: ColumnKind,
+  total: number,
+): Column {
+  if (kind === 'string') {
+    const codes = new Int32Array(total);
+    const dict: string[] = [];
+    const index = new Map<string, number>();
+    let off = 0;
+    parts.forEach((p, b) => {
+      const n = batches[b].length;
+      if (!p || p.kind !== 'string') {
+        codes.fill(-1, off, off + n);
+      } else {
+        const remap = p.dict.map((s) => {
+          let c = index.get(s);
+          if (c === undefined) {
+            c = dict.length;
+            dict.push(s);
+            index.set(s, c);
+          }
+          return c;
+        });
+        for (let i = 0; i < n; i++) codes[off + i] = p.codes[i] < 0 ? -1 : remap[p.codes[i]];
+      }
+      off += n;
+    });
+    return { kind: 'string', codes, dict };
+  }
+  if (kind === 'long' || kind === 'real' || kind === 'datetime' || kind === 'timespan' || kind === 'bool') {
+    const values = kind === 'bool' ? new Uint8Array(total) : new Float64Array(total);
+    let nulls: Uint8Array | null = null;
+    let off = 0;
+    parts.forEach((p, b) => {
+      const n = batches[b].length;
+      if (!p) {
+        (nulls ??= new Uint8Array(total)).fill(1, off, off + n);
+      } else {
+        const src = p as { values: Float64Array | Uint8Array; nulls: Uint8Array | null };
+        values.set(src.values, off);
+        if (src.nulls) (nulls ??= new Uint8Array(total)).set(src.nulls, off);
+      }
+      off += n;
+    });
+    return kind === 'bool'
+      ? { kind, values: values as Uint8Array, nulls }
+      : { kind, values: values as Float64Array, nulls };
+  }
+  const values: unknown[] = new Array(total);
+  let off = 0;
+  parts.forEach((p, b) => {
+    const n = batches[b].length;
+    for (let i = 0; i < n; i++) values[off + i] = p ? toDynamic(readValue(p, i), p.kind) : null;
+    off += n;
+  });
+  return buildColumn(values, 'dynamic');
+}
+
+export function emptyBatch(names: { name: string; type: ColumnKind }[]): ColumnBatch {
+  const columns = new Map<string, Column>();
+  for (const f of names) columns.set(f.name, nullColumn(f.type, 0));
+  return { length: 0, columns };
+}

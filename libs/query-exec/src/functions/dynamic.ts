@@ -1,0 +1,99 @@
+import { isNullish, str, toDynamic, type ScalarImpl } from './scalar-impl';
+
+function compareDyn(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function keyOf(v: unknown): string {
+  return typeof v === 'string' ? 's' + v : 'j' + JSON.stringify(v);
+}
+
+function distinct(values: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const v of values) {
+    const k = keyOf(v);
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+/** `d.key` / `d["key"]` / `d[i]` (negative i counts from the end); missing → null. */
+export function accessDynamic(target: unknown, key: unknown): unknown {
+  if (isNullish(target)) return null;
+  let t = target;
+  if (typeof t === 'string' && (t.startsWith('{') || t.startsWith('['))) {
+    try {
+      t = JSON.parse(t);
+    } catch {
+      return null;
+    }
+  }
+  if (Array.isArray(t)) {
+    if (typeof key !== 'number') return null;
+    const i = key < 0 ? t.length + key : key;
+    const v = t[Math.trunc(i)];
+    return v === undefined ? null : v;
+  }
+  if (t !== null && typeof t === 'object') {
+    const v = (t as Record<string, unknown>)[String(key)];
+    return v === undefined ? null : v;
+  }
+  return null;
+}
+
+export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
+  getprop: ([t, k]) => accessDynamic(t, k),
+  index: ([t, k]) => accessDynamic(t, k),
+  array_length: ([v]) => (Array.isArray(v) ? v.length : null),
+  len: ([v], [k]) => (Array.isArray(v) ? v.length : isNullish(v) ? null : [...(str(v, k) ?? '')].length),
+  pack_array: (args, kinds) => args.map((a, i) => toDynamic(a, kinds[i])),
+  bag_pack: (args, kinds) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i + 1 < args.length; i += 2) out[String(args[i])] = toDynamic(args[i + 1], kinds[i + 1]);
+    return out;
+  },
+  array_concat: (args) => (args.every(Array.isArray) ? (args as unknown[][]).flat(1) : null),
+  array_reverse: ([v]) => (Array.isArray(v) ? [...v].reverse() : null),
+  array_sort_asc: ([v]) => (Array.isArray(v) ? [...v].sort(compareDyn) : []),
+  array_sort_desc: ([v]) => (Array.isArray(v) ? [...v].sort((a, b) => compareDyn(b, a)) : []),
+  array_sum: ([v]) => {
+    if (!Array.isArray(v) || v.length === 0) return null;
+    let s = 0;
+    for (const x of v) if (typeof x === 'number') s += x;
+    return s;
+  },
+  array_slice: ([v, a, b]) => {
+    if (!Array.isArray(v) || typeof a !== 'number' || typeof b !== 'number') return null;
+    const n = v.length;
+    const from = a < 0 ? n + a : a;
+    const to = b < 0 ? n + b : b;
+    return v.slice(from, to + 1);
+  },
+  array_index_of: ([v, x]) => (Array.isArray(v) ? v.findIndex((e) => keyOf(e) === keyOf(x)) : null),
+  set_union: (args) => (args.every(Array.isArray) ? distinct((args as unknown[][]).flat(1)) : null),
+  set_intersect: (args) => {
+    if (!args.every(Array.isArray)) return null;
+    const [first, ...rest] = args as unknown[][];
+    const sets = rest.map((r) => new Set(r.map(keyOf)));
+    return distinct(first.filter((x) => sets.every((s) => s.has(keyOf(x)))));
+  },
+  set_difference: (args) => {
+    if (!args.every(Array.isArray)) return null;
+    const [first, ...rest] = args as unknown[][];
+    const drop = new Set(rest.flat(1).map(keyOf));
+    return distinct(first.filter((x) => !drop.has(keyOf(x))));
+  },
+  set_has_element: ([v, x]) => (Array.isArray(v) ? v.some((e) => keyOf(e) === keyOf(x)) : null),
+  bag_keys: ([v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null),
+  bag_has_key: ([v, k]) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.prototype.hasOwnProperty.call(v, String(k))
+      : null,
+};

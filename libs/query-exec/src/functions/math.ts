@@ -1,0 +1,110 @@
+import type { ColumnKind } from '@quarry/contracts';
+import { num, type ScalarImpl } from './scalar-impl';
+
+/** Round half away from zero to `digits` decimals. */
+export function roundHalfAway(x: number, digits: number): number {
+  const f = Math.pow(10, digits);
+  const scaled = Math.abs(x) * f;
+  // Nudge by a relative epsilon so 2.675 (stored as 2.67499999...) rounds like its decimal text.
+  const r = Math.round(scaled * (1 + Number.EPSILON)) / f;
+  return x < 0 ? -r : r;
+}
+
+export function binValue(x: number, size: number): number | null {
+  if (!(size > 0)) return null;
+  const q = Math.floor(x / size);
+  const r = q * size;
+  // Reduce float noise for fractional sizes (bin(4.7, 0.5) = 4.5, not 4.499999).
+  return Number.isInteger(size) ? r : Number(r.toPrecision(15));
+}
+
+function unary(f: (x: number) => number | null): ScalarImpl {
+  return ([v], [k]) => {
+    const x = num(v, k);
+    if (x === null) return null;
+    const r = f(x);
+    return r === null || Number.isNaN(r) ? null : r;
+  };
+}
+
+function pickExtreme(args: unknown[], kinds: ColumnKind[], wantMax: boolean): unknown {
+  let best: unknown = null;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i];
+    if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) continue;
+    if (best === null) best = v;
+    else if (wantMax ? (v as number) > (best as number) : (v as number) < (best as number)) best = v;
+  }
+  void kinds;
+  return best;
+}
+
+export const MATH_FUNCTIONS: Record<string, ScalarImpl> = {
+  round: ([v, d], [k]) => {
+    const x = num(v, k);
+    if (x === null) return null;
+    return roundHalfAway(x, typeof d === 'number' ? Math.trunc(d) : 0);
+  },
+  floor: ([v, size], [k]) => {
+    const x = num(v, k);
+    if (x === null) return null;
+    if (typeof size === 'number') return binValue(x, size);
+    return Math.floor(x);
+  },
+  ceiling: unary(Math.ceil),
+  bin: ([v, size], [k]) => {
+    const x = num(v, k);
+    if (x === null || typeof size !== 'number') return null;
+    return binValue(x, size);
+  },
+  abs: unary(Math.abs),
+  sign: unary(Math.sign),
+  sqrt: unary((x) => (x < 0 ? null : Math.sqrt(x))),
+  exp: unary(Math.exp),
+  exp2: unary((x) => Math.pow(2, x)),
+  exp10: unary((x) => Math.pow(10, x)),
+  log: unary((x) => (x <= 0 ? null : Math.log(x))),
+  log10: unary((x) => (x <= 0 ? null : Math.log10(x))),
+  log2: unary((x) => (x <= 0 ? null : Math.log2(x))),
+  sin: unary(Math.sin),
+  cos: unary(Math.cos),
+  tan: unary(Math.tan),
+  asin: unary((x) => (x < -1 || x > 1 ? null : Math.asin(x))),
+  acos: unary((x) => (x < -1 || x > 1 ? null : Math.acos(x))),
+  atan: unary(Math.atan),
+  degrees: unary((x) => (x * 180) / Math.PI),
+  radians: unary((x) => (x * Math.PI) / 180),
+  gamma: unary((x) => gamma(x)),
+  loggamma: unary((x) => Math.log(Math.abs(gamma(x)))),
+  pow: ([b, e], kinds) => {
+    const x = num(b, kinds[0]);
+    const y = num(e, kinds[1]);
+    if (x === null || y === null) return null;
+    const r = Math.pow(x, y);
+    return Number.isNaN(r) ? null : r;
+  },
+  atan2: ([y, x], kinds) => {
+    const a = num(y, kinds[0]);
+    const b = num(x, kinds[1]);
+    return a === null || b === null ? null : Math.atan2(a, b);
+  },
+  pi: () => Math.PI,
+  rand: ([n]) => (typeof n === 'number' ? Math.floor(Math.random() * n) : Math.random()),
+  min_of: (args, kinds) => pickExtreme(args, kinds, false),
+  max_of: (args, kinds) => pickExtreme(args, kinds, true),
+};
+
+function gamma(x: number): number {
+  // Lanczos approximation.
+  const g = 7;
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61503916999185,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
+  x -= 1;
+  let a = c[0];
+  const t = x + g + 0.5;
+  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
+  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
+}

@@ -1,0 +1,23 @@
+import { CONDITIONAL_FUNCTIONS } from './conditional';
+import { CONVERSION_FUNCTIONS } from './conversions';
+import { DATETIME_FUNCTIONS } from './datetime';
+import { DYNAMIC_FUNCTIONS } from './dynamic';
+import { HASH_IP_FUNCTIONS } from './hash-ip';
+import { MATH_FUNCTIONS } from './math';
+import type { ScalarImpl } from './scalar-impl';
+import { RARE_FUNCTIONS } from './rare-functions';
+import { STRING_FUNCTIONS } from './strings';
+
+/** Row-wise implementations of scalar functions, by canonical name (signatures live in query-plan). */
+export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
+  Object.entries({
+    ...CONDITIONAL_FUNCTIONS,
+    ...CONVERSION_FUNCTIONS,
+    ...STRING_FUNCTIONS,
+    ...MATH_FUNCTIONS,
+    ...DATETIME_FUNCTIONS,
+    ...DYNAMIC_FUNCTIONS,
+    ...HASH_IP_FUNCTIONS,
+    ...RARE_FUNCTIONS,
+  }),
+);

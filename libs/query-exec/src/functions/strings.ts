@@ -1,0 +1,207 @@
+import { compileRegex } from '../regex';
+import { isNullish, num, str, type ScalarImpl } from './scalar-impl';
+
+function trimChars(s: string, cutset: string, start: boolean, end: boolean): string {
+  let a = 0;
+  let b = s.length;
+  if (start) while (a < b && cutset.includes(s[a])) a++;
+  if (end) while (b > a && cutset.includes(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
+export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
+  tolower: ([v], [k]) => str(v, k)?.toLowerCase() ?? null,
+  toupper: ([v], [k]) => str(v, k)?.toUpperCase() ?? null,
+  totitle: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : s.charAt(0).toUpperCase() + s.slice(1);
+  },
+  strcat: (args, kinds) => args.map((a, i) => str(a, kinds[i]) ?? '').join(''),
+  strcat_delim: (args, kinds) => {
+    const d = str(args[0], kinds[0]) ?? '';
+    return args
+      .slice(1)
+      .map((a, i) => str(a, kinds[i + 1]) ?? '')
+      .join(d);
+  },
+  strlen: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : [...s].length;
+  },
+  string_size: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : Buffer.byteLength(s, 'utf8');
+  },
+  substring: ([v, start, len], [k]) => {
+    const s = str(v, k);
+    if (s === null || typeof start !== 'number') return null;
+    const chars = [...s];
+    let from = Math.max(0, Math.trunc(start));
+    if (from > chars.length) from = chars.length;
+    const to =
+      typeof len === 'number' ? Math.min(chars.length, from + Math.max(0, Math.trunc(len))) : chars.length;
+    return chars.slice(from, to).join('');
+  },
+  split: ([v, d, idx], [k, kd]) => {
+    const s = str(v, k);
+    const delim = str(d, kd);
+    if (s === null || delim === null) return null;
+    const parts = delim === '' ? [s] : s.split(delim);
+    if (typeof idx === 'number') {
+      const part = parts[Math.trunc(idx)];
+      return part === undefined ? [] : [part];
+    }
+    return parts;
+  },
+  replace_string: ([lookup, rewrite, v], kinds) => {
+    const s = str(v, kinds[2]);
+    const l = str(lookup, kinds[0]);
+    const r = str(rewrite, kinds[1]) ?? '';
+    if (s === null || l === null) return null;
+    return l === '' ? s : s.split(l).join(r);
+  },
+  replace_regex: ([re, rewrite, v], kinds) => {
+    const s = str(v, kinds[2]);
+    const p = str(re, kinds[0]);
+    const r = str(rewrite, kinds[1]) ?? '';
+    if (s === null || p === null) return null;
+    const compiled = compileRegex(p, 'g');
+    // APL uses `$1`/`\1` for groups; RE2's replace understands `$1`.
+    return s.replace(compiled as unknown as RegExp, r.replace(/\\(\d)/g, '$$$1'));
+  },
+  extract: ([re, group, v, typed], kinds) => {
+    const s = str(v, kinds[2]);
+    const p = str(re, kinds[0]);
+    if (s === null || p === null || typeof group !== 'number') return null;
+    const m = compileRegex(p).exec(s);
+    if (!m) return null;
+    const g = m[group];
+    if (g === undefined) return null;
+    if (typed && typeof typed === 'object' && 'typeof' in (typed as object)) {
+      const t = (typed as { typeof: string }).typeof;
+      if (t === 'long') return num(g, 'string') === null ? null : Math.trunc(num(g, 'string')!);
+      if (t === 'real') return num(g, 'string');
+    }
+    return g;
+  },
+  extract_all: (args, kinds) => {
+    const p = str(args[0], kinds[0]);
+    const s = str(args[args.length - 1], kinds[args.length - 1]);
+    if (s === null || p === null) return null;
+    const re = compileRegex(p, 'g');
+    const out: unknown[] = [];
+    let m: RegExpExecArray | null;
+    const groups = args.length === 3 && Array.isArray(args[1]) ? (args[1] as number[]) : null;
+    while ((m = re.exec(s)) !== null) {
+      if (m[0] === '') re.lastIndex++;
+      if (groups) out.push(groups.length === 1 ? m[groups[0]] : groups.map((g) => m![g]));
+      else if (m.length <= 2) out.push(m.length === 2 ? m[1] : m[0]);
+      else out.push(m.slice(1));
+    }
+    return out.length ? out : null;
+  },
+  indexof: ([v, lookup, start, length, occurrence], kinds) => {
+    const s = str(v, kinds[0]);
+    const l = str(lookup, kinds[1]);
+    if (s === null || l === null) return null;
+    let from = typeof start === 'number' ? Math.trunc(start) : 0;
+    if (from < 0) from = Math.max(0, s.length + from);
+    if (from > s.length) return -1;
+    const limit = typeof length === 'number' && length >= 0 ? from + length : s.length;
+    let occ = typeof occurrence === 'number' ? occurrence : 1;
+    let pos = from - 1;
+    while (occ-- > 0) {
+      pos = s.indexOf(l, pos + 1);
+      if (pos < 0) return -1;
+    }
+    return pos + l.length <= limit ? pos : -1;
+  },
+  countof: ([search, text], kinds) => {
+    const t = str(text, kinds[1]);
+    const s = str(search, kinds[0]);
+    if (t === null || s === null || s === '') return null;
+    return t.split(s).length - 1;
+  },
+  trim: ([cut, v], kinds) => {
+    const s = str(v, kinds[1]);
+    const c = str(cut, kinds[0]);
+    return s === null || c === null ? null : trimChars(s, c, true, true);
+  },
+  trim_start: ([cut, v], kinds) => {
+    const s = str(v, kinds[1]);
+    const c = str(cut, kinds[0]);
+    return s === null || c === null ? null : trimChars(s, c, true, false);
+  },
+  trim_end: ([cut, v], kinds) => {
+    const s = str(v, kinds[1]);
+    const c = str(cut, kinds[0]);
+    return s === null || c === null ? null : trimChars(s, c, false, true);
+  },
+  trim_space: ([v], [k]) => str(v, k)?.trim() ?? null,
+  reverse: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : [...s].reverse().join('');
+  },
+  strrep: ([v, n, d], kinds) => {
+    const s = str(v, kinds[0]);
+    if (s === null || typeof n !== 'number') return null;
+    const count = Math.min(1024, Math.max(0, Math.trunc(n)));
+    return new Array(count).fill(s).join(str(d, kinds[2]) ?? '');
+  },
+  strcmp: ([a, b], kinds) => {
+    const x = str(a, kinds[0]);
+    const y = str(b, kinds[1]);
+    if (x === null || y === null) return null;
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
+  url_encode: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : encodeURIComponent(s);
+  },
+  url_decode: ([v], [k]) => {
+    const s = str(v, k);
+    if (s === null) return null;
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return null;
+    }
+  },
+  base64_encode_tostring: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : Buffer.from(s, 'utf8').toString('base64');
+  },
+  base64_decode_tostring: ([v], [k]) => {
+    const s = str(v, k);
+    return s === null ? null : Buffer.from(s, 'base64').toString('utf8');
+  },
+  quote: ([v], [k]) => JSON.stringify(str(v, k) ?? ''),
+  regex_quote: ([v], [k]) => str(v, k)?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') ?? null,
+  strcat_array: ([a, d], kinds) =>
+    Array.isArray(a)
+      ? a
+          .map((x) => (isNullish(x) ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x)))
+          .join(str(d, kinds[1]) ?? '')
+      : null,
+  parse_url: ([v], [k]) => {
+    const s = str(v, k);
+    if (s === null) return null;
+    try {
+      const u = new URL(s);
+      const query: Record<string, string> = {};
+      u.searchParams.forEach((val, key) => (query[key] = val));
+      return {
+        scheme: u.protocol.replace(/:$/, ''),
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        username: u.username,
+        password: u.password,
+        query,
+        fragment: u.hash.replace(/^#/, ''),
+      };
+    } catch {
+      return null;
+    }
+  },
+};

@@ -1,0 +1,152 @@
+/**
+ * Hash group-by. Group ids are assigned per row from the key columns (a single string key maps
+ * dictionary codes to groups once per batch); aggregators keep per-group partial states.
+ */
+import type { BoolColumn, Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
+import type { AggregateNode } from '@quarry/query-plan';
+import { buildColumn, readValue } from '../columns';
+import { unifyKinds } from '../concat';
+import { createAggregator } from '../aggregates/create-aggregator';
+import { evaluate } from '../eval/evaluate';
+import { asBool } from '../eval/logic';
+import { toDynamic } from '../functions/scalar-impl';
+import type { BatchStream, ExecEnv } from './exec-env';
+
+function keyPart(v: unknown): string {
+  if (v === null || v === undefined) return '\u0000';
+  if (typeof v === 'number') return 'n' + v;
+  if (typeof v === 'string') return 's' + v;
+  if (typeof v === 'boolean') return v ? 'T' : 'F';
+  return 'j' + JSON.stringify(v);
+}
+
+export async function* aggregate(input: BatchStream, node: AggregateNode, env: ExecEnv): BatchStream {
+  const groupIndex = new Map<string, number>();
+  const keyValues: unknown[][] = node.keys.map(() => []);
+  const keyKinds: Set<ColumnKind>[] = node.keys.map(() => new Set());
+  const aggregators = node.aggs.map(createAggregator);
+  let groupCount = node.keys.length === 0 ? 1 : 0;
+  const numericGroups = new Map<number, number>();
+  let rows = 0;
+
+  for await (const batch of input) {
+    const n = batch.length;
+    rows += n;
+    const keyCols = node.keys.map((k) => evaluate(k.expr, batch, env.ctx));
+    keyCols.forEach((c, j) => keyKinds[j].add(c.kind));
+    const groups = new Int32Array(n);
+    if (keyCols.length === 1 && keyCols[0].kind === 'string') {
+      const c = keyCols[0];
+      const perCode = new Int32Array(c.dict.length).fill(-1);
+      let nullGroup = -1;
+      for (let i = 0; i < n; i++) {
+        const code = c.codes[i];
+        let g = code < 0 ? nullGroup : perCode[code];
+        if (g < 0) {
+          const v = code < 0 ? null : c.dict[code];
+          const key = keyPart(v);
+          let found = groupIndex.get(key);
+          if (found === undefined) {
+            found = groupCount++;
+            groupIndex.set(key, found);
+            keyValues[0][found] = v;
+          }
+          g = found;
+          if (code < 0) nullGroup = g;
+          else perCode[code] = g;
+        }
+        groups[i] = g;
+      }
+    } else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind)) {
+      // Numeric key (e.g. `bin(_time, 1h)`): a number → group cache in front of the general key map.
+      const c = keyCols[0] as Extract<Column, { values: Float64Array }>;
+      const kind = c.kind;
+      for (let i = 0; i < n; i++) {
+        const isNull = c.nulls !== null && c.nulls[i] === 1;
+        const v = c.values[i];
+        let g = isNull ? undefined : numericGroups.get(v);
+        if (g === undefined) {
+          const key = keyPart(isNull ? null : v) + '\u0001';
+          g = groupIndex.get(key);
+          if (g === undefined) {
+            g = groupCount++;
+            groupIndex.set(key, g);
+            keyValues[0][g] = tagKind(isNull ? null : v, kind);
+          }
+          if (!isNull) numericGroups.set(v, g);
+        }
+        groups[i] = g;
+      }
+    } else if (keyCols.length > 0) {
+      const row = new Array(keyCols.length);
+      for (let i = 0; i < n; i++) {
+        let key = '';
+        for (let j = 0; j < keyCols.length; j++) {
+          row[j] = readValue(keyCols[j], i);
+          key += keyPart(row[j]) + '\u0001';
+        }
+        let g = groupIndex.get(key);
+        if (g === undefined) {
+          g = groupCount++;
+          groupIndex.set(key, g);
+          for (let j = 0; j < keyCols.length; j++)
+            for (let j = 0; j < keyCols.length; j++) keyValues[j][g] = tagKind(row[j], keyCols[j].kind);
+        }
+        groups[i] = g;
+      }
+    }
+    node.aggs.forEach((call, a) => {
+      const args = call.args.map((e) => evaluate(e, batch, env.ctx));
+      const predicate: BoolColumn | null = call.predicate
+        ? asBool(evaluate(call.predicate, batch, env.ctx), n)
+        : null;
+      aggregators[a].update(groups, n, args, predicate);
+    });
+  }
+  env.counters.numGroups = groupCount;
+  void rows;
+
+  const columns = new Map<string, Column>();
+  node.keys.forEach((k, j) => {
+    const kind = unifyKinds([...keyKinds[j]]);
+    const vals = keyValues[j];
+    const out = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) out[g] = untag(vals[g], kind);
+    columns.set(k.name, buildColumn(out, kinds(kind, node.schema[j].type)));
+  });
+  node.aggs.forEach((call, a) => {
+    const outs = aggregators[a].finish(groupCount);
+    call.outputs.forEach((f, j) => columns.set(f.name, buildColumn(outs[j].values, outs[j].kind)));
+  });
+  yield { length: groupCount, columns };
+}
+
+function isNumericKind(k: ColumnKind): boolean {
+  return k === 'long' || k === 'real' || k === 'datetime' || k === 'timespan';
+}
+
+function kinds(actual: ColumnKind, planned: ColumnKind): ColumnKind {
+  return actual ?? planned;
+}
+
+/** Key values remember their kind so a datetime key stays a datetime when kinds are unified later. */
+interface Tagged {
+  __kind: ColumnKind;
+  value: unknown;
+}
+
+function tagKind(v: unknown, kind: ColumnKind): unknown {
+  return kind === 'datetime' || kind === 'timespan' ? ({ __kind: kind, value: v } as Tagged) : v;
+}
+
+function untag(v: unknown, unified: ColumnKind): unknown {
+  if (v !== null && typeof v === 'object' && '__kind' in (v as object)) {
+    const t = v as Tagged;
+    return unified === 'dynamic' ? toDynamic(t.value, t.__kind) : t.value;
+  }
+  return v === undefined ? null : v;
+}
+
+export function countRows(batch: ColumnBatch): number {
+  return batch.length;
+}

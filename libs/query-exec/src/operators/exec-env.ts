@@ -1,0 +1,14 @@
+import type { DatasetSource, ScanStats } from '@quarry/contracts';
+import type { EvalContext } from '../eval/context';
+
+export type BatchStream = AsyncIterable<import('@quarry/contracts').ColumnBatch>;
+
+/** What operators need at run time. */
+export interface ExecEnv {
+  sources: Map<string, DatasetSource>;
+  stats: ScanStats;
+  ctx: EvalContext;
+  signal?: AbortSignal;
+  /** Rows that survived the filters feeding the output (api.md §4.3 `rowsMatched`). */
+  counters: { rowsMatched: number; numGroups: number };
+}

@@ -1,0 +1,98 @@
+/**
+ * make-series: a hash aggregate by (keys, time bucket) followed by a pivot of each aggregate into an
+ * array over the buckets of [start, end). Buckets are aligned to `from` when given, else to the epoch.
+ */
+import { formatRfc3339 } from '@quarry/common';
+import type { Column, ColumnBatch } from '@quarry/contracts';
+import { call, lit, type AggregateNode, type MakeSeriesNode, type PExpr } from '@quarry/query-plan';
+import { buildColumn, readValue } from '../columns';
+import { aggregate } from './aggregate';
+import type { BatchStream, ExecEnv } from './exec-env';
+
+const MAX_BUCKETS = 100_000;
+const BUCKET = '\u0000bucket';
+
+export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env: ExecEnv): BatchStream {
+  const step = lit(node.stepMs, 'timespan');
+  const offset: PExpr =
+    node.startMs === null
+      ? node.time
+      : call(
+          '-',
+          [node.time, lit(node.startMs, node.time.type)],
+          node.time.type === 'datetime' ? 'timespan' : node.time.type,
+        );
+  const bucketExpr = call('bin', [offset, step], offset.type);
+  const inner: AggregateNode = {
+    kind: 'aggregate',
+    input: node.input,
+    keys: [...node.keys, { name: BUCKET, expr: bucketExpr }],
+    aggs: node.aggs,
+    schema: [
+      ...node.keys.map((k) => ({ name: k.name, type: k.expr.type })),
+      { name: BUCKET, type: offset.type },
+      ...node.aggs.flatMap((a) => a.outputs),
+    ],
+  };
+  let grouped: ColumnBatch | null = null;
+  for await (const b of aggregate(input, inner, env)) grouped = b;
+  if (!grouped) return;
+  const bucketCol = grouped.columns.get(BUCKET)!;
+  // Absolute bucket start of each grouped row.
+  const absolute: (number | null)[] = [];
+  for (let i = 0; i < grouped.length; i++) {
+    const v = readValue(bucketCol, i);
+    absolute.push(typeof v === 'number' ? (node.startMs ?? 0) + v : null);
+  }
+  const present = absolute.filter((v): v is number => v !== null);
+  const start = node.startMs ?? (present.length ? Math.min(...present) : 0);
+  const end = node.endMs ?? (present.length ? Math.max(...present) + node.stepMs : start);
+  const count = Math.max(0, Math.min(MAX_BUCKETS, Math.ceil((end - start) / node.stepMs)));
+
+  const groupIndex = new Map<string, number>();
+  const keyRows: number[] = [];
+  const series: unknown[][][] = node.aggs.map(() => []);
+  for (let i = 0; i < grouped.length; i++) {
+    const t = absolute[i];
+    if (t === null || t < start || t >= end) continue;
+    const key = node.keys
+      .map((k) => JSON.stringify(readValue(grouped!.columns.get(k.name)!, i)))
+      .join('\u0001');
+    let g = groupIndex.get(key);
+    if (g === undefined) {
+      g = keyRows.length;
+      groupIndex.set(key, g);
+      keyRows.push(i);
+      node.aggs.forEach((_, a) => series[a].push(new Array(count).fill(node.defaults[a])));
+    }
+    const slot = Math.floor((t - start) / node.stepMs);
+    node.aggs.forEach(
+      (a, j) => (series[j][g!][slot] = readValue(grouped!.columns.get(a.outputs[0].name)!, i)),
+    );
+  }
+  const timestamps: unknown[] = [];
+  for (let s = 0; s < count; s++) {
+    const t = start + s * node.stepMs;
+    timestamps.push(node.time.type === 'datetime' ? formatRfc3339(t) : t);
+  }
+  const columns = new Map<string, Column>();
+  node.keys.forEach((k) => {
+    const src = grouped!.columns.get(k.name)!;
+    columns.set(
+      k.name,
+      buildColumn(
+        keyRows.map((i) => readValue(src, i)),
+        src.kind,
+      ),
+    );
+  });
+  node.aggs.forEach((a, j) => columns.set(a.outputs[0].name, buildColumn(series[j], 'dynamic')));
+  columns.set(
+    node.timeName,
+    buildColumn(
+      keyRows.map(() => timestamps),
+      'dynamic',
+    ),
+  );
+  yield { length: keyRows.length, columns };
+}

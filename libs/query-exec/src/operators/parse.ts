@@ -1,0 +1,106 @@
+/**
+ * parse / parse-where (apl.md §7 parse). simple/relaxed: constants match their first occurrence after
+ * the previous position, a capture takes the text up to the next constant; regex: the pattern is
+ * compiled to one RE2 expression with a group per capture.
+ */
+import type { Column, ColumnKind } from '@quarry/contracts';
+import { selectRows } from '@quarry/contracts';
+import type { ParseNode } from '@quarry/query-plan';
+import type { ParsePart } from '@quarry/query-plan';
+import { buildColumn, readValue, valueToString } from '../columns';
+import { evaluate } from '../eval/evaluate';
+import { CONVERSION_FUNCTIONS } from '../functions/conversions';
+import { compileRegex } from '../regex';
+import type { BatchStream, ExecEnv } from './exec-env';
+
+const CONVERT: Record<string, string> = {
+  long: 'tolong',
+  real: 'toreal',
+  bool: 'tobool',
+  datetime: 'todatetime',
+  timespan: 'totimespan',
+  dynamic: 'parse_json',
+};
+
+function convert(text: string, type: ColumnKind): unknown {
+  if (type === 'string') return text;
+  const f = CONVERSION_FUNCTIONS[CONVERT[type]];
+  if (!f) return text;
+  if ((type === 'long' || type === 'real') && !/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text))
+    return null;
+  if (type === 'long' && !/^\s*[-+]?\d+\s*$/.test(text)) return null;
+  return f([text], ['string']);
+}
+
+/** Returns capture texts, or null when the pattern does not match. */
+function matchSimple(s: string, parts: ParsePart[]): string[] | null {
+  const caps: string[] = [];
+  let pos = 0;
+  let pending = false; // a capture or skip waits for the next constant
+  let anchored = true;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p];
+    if (part.kind === 'const') {
+      const at = anchored && !pending ? (s.startsWith(part.text, pos) ? pos : -1) : s.indexOf(part.text, pos);
+      if (at < 0) return null;
+      if (pending && parts[p - 1].kind === 'capture') caps.push(s.slice(pos, at));
+      pos = at + part.text.length;
+      pending = false;
+      anchored = true;
+    } else {
+      if (pending && parts[p - 1].kind === 'capture') caps.push(''); // adjacent captures: the first is empty
+      pending = true;
+      if (part.kind === 'skip') anchored = false;
+    }
+  }
+  if (pending && parts[parts.length - 1].kind === 'capture') caps.push(s.slice(pos));
+  return caps;
+}
+
+export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv): BatchStream {
+  const captures = node.parts.filter(
+    (p): p is Extract<ParsePart, { kind: 'capture' }> => p.kind === 'capture',
+  );
+  let regex: ReturnType<typeof compileRegex> | null = null;
+  if (node.mode === 'regex') {
+    const pattern = node.parts
+      .map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)'))
+      .join('');
+    regex = compileRegex(pattern + (node.parts[node.parts.length - 1]?.kind === 'capture' ? '$' : ''));
+  }
+  for await (const batch of input) {
+    const src = evaluate(node.source, batch, env.ctx);
+    const out = captures.map(() => new Array(batch.length).fill(null));
+    const keep: number[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const v = readValue(src, i);
+      if (v === null) continue;
+      const s = valueToString(v, src.kind);
+      let texts: string[] | null;
+      if (regex) {
+        const m = regex.exec(s);
+        texts = m ? m.slice(1) : null;
+      } else {
+        texts = matchSimple(s, node.parts);
+      }
+      if (!texts) continue;
+      const converted = captures.map((c, j) => convert(texts![j] ?? '', c.type));
+      const failed = converted.some((x, j) => x === null && captures[j].type !== 'string');
+      if (failed && node.mode === 'simple') continue;
+      keep.push(i);
+      converted.forEach((x, j) => (out[j][i] = x));
+    }
+    const columns = new Map<string, Column>(batch.columns);
+    captures.forEach((c, j) => {
+      columns.delete(c.name);
+      columns.set(c.name, buildColumn(out[j], c.type));
+    });
+    const full = { length: batch.length, columns };
+    if (node.dropUnmatched) {
+      const sel = selectRows(full, keep);
+      if (sel.length) yield sel;
+    } else {
+      yield full;
+    }
+  }
+}

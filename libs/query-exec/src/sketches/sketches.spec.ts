@@ -1,0 +1,42 @@
+import { DistinctCounter } from './hyperloglog';
+import { QuantileSketch } from './quantile-sketch';
+
+describe('DistinctCounter', () => {
+  it('is exact for small sets', () => {
+    const c = new DistinctCounter();
+    for (let i = 0; i < 1000; i++) c.add('k' + (i % 300));
+    expect(c.estimate()).toBe(300);
+  });
+
+  it('estimates large sets within 3% and merges', () => {
+    const a = new DistinctCounter();
+    const b = new DistinctCounter();
+    for (let i = 0; i < 60_000; i++) a.add('x' + i);
+    for (let i = 30_000; i < 100_000; i++) b.add('x' + i);
+    expect(Math.abs(a.estimate() - 60_000) / 60_000).toBeLessThan(0.03);
+    a.merge(b);
+    expect(Math.abs(a.estimate() - 100_000) / 100_000).toBeLessThan(0.03);
+  });
+});
+
+describe('QuantileSketch', () => {
+  it('answers nearest-rank while exact', () => {
+    const s = new QuantileSketch();
+    for (const v of [5, 1, 4, 2, 3]) s.add(v);
+    expect(s.quantile(50)).toBe(3);
+    expect(s.quantile(100)).toBe(5);
+    expect(s.quantile(0)).toBe(1);
+    expect(new QuantileSketch().quantile(50)).toBeNull();
+  });
+
+  it('stays within 2% after compression, and merges', () => {
+    const a = new QuantileSketch();
+    const b = new QuantileSketch();
+    for (let i = 1; i <= 30_000; i++) (i % 2 ? a : b).add(i);
+    a.merge(b);
+    for (const p of [10, 50, 90, 99]) {
+      const expected = (p / 100) * 30_000;
+      expect(Math.abs(a.quantile(p)! - expected) / expected).toBeLessThan(0.02);
+    }
+  });
+});

@@ -1,0 +1,1083 @@
+/**
+ * Builds a logical plan from the syntax tree: resolves names against input schemas (case-sensitive),
+ * checks function names, arity and operand types, names result columns (apl.md §5) and adds the implicit
+ * result conventions (raw rows newest first, default row cap).
+ */
+import {
+  aplError,
+  closestName,
+  type Assignment,
+  type Expr,
+  type NamePattern,
+  type Operator,
+  type Query,
+  type SortKey,
+  type TabularExpr,
+  type TabularSource,
+} from '@quarry/apl';
+import { QuarryError, type SourceSpan } from '@quarry/common';
+import { arithmeticResultType } from './arith-types';
+import { binAutoSizeMs } from './bin-auto';
+import { constantTime } from './const-time';
+import { call, col, lit, type PExpr } from './expr';
+import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
+import { SCALAR_SIGNATURES, canonicalFunctionName } from './functions/scalar-signatures';
+import type { AggregateCall, AggregateNode, NamedExpr, PlanNode, SortKeySpec } from './nodes/plan-node';
+import { hasField } from './nodes/plan-node';
+import { unifyTypes, type AplType, type Field } from './types';
+
+export interface PlanContext {
+  startMs: number;
+  endMs: number;
+  nowMs: number;
+  /** Schema of a dataset (sorted, including `_time`/`_sysTime`); throws not_found for unknown datasets. */
+  datasetSchema: (name: string, span: SourceSpan) => Field[];
+  /** When true, unknown fields are typed `dynamic` instead of rejected (static validation without schemas). */
+  lenientFields?: boolean;
+  defaultLimit?: number;
+}
+
+export interface BuiltPlan {
+  root: PlanNode;
+  datasets: string[];
+  /** The final table is the result of an aggregation. */
+  aggregated: boolean;
+}
+
+const ARITH_OPS = new Set(['+', '-', '*', '/', '%']);
+const COMPARE_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
+const TIME_FIELD = '_time';
+
+export function buildPlan(query: Query, ctx: PlanContext): BuiltPlan {
+  return new PlanBuilder(ctx).build(query);
+}
+
+class PlanBuilder {
+  private readonly scalarLets = new Map<string, PExpr>();
+  private readonly tableLets = new Map<string, PlanNode>();
+  private readonly datasets: string[] = [];
+
+  constructor(private readonly ctx: PlanContext) {}
+
+  build(query: Query): BuiltPlan {
+    for (const st of query.statements) {
+      if (st.kind === 'let-scalar') this.scalarLets.set(st.name, this.bindExpr(st.expr, []));
+      else if (st.kind === 'let-tabular') this.tableLets.set(st.name, this.buildTabular(st.query));
+    }
+    const raw = this.buildTabular(query.body);
+    const finalized = finalizeResult(raw, this.ctx.defaultLimit ?? 1000);
+    return { root: finalized, datasets: this.datasets, aggregated: isAggregated(finalized) };
+  }
+
+  // ---- tabular ----
+
+  private buildTabular(t: TabularExpr): PlanNode {
+    let node = this.buildSource(t.source);
+    for (const op of t.operators) node = this.buildOperator(node, op);
+    return node;
+  }
+
+  private buildSource(s: TabularSource): PlanNode {
+    switch (s.kind) {
+      case 'dataset': {
+        const bound = this.tableLets.get(s.name);
+        if (bound) return bound;
+        const schema = this.ctx.datasetSchema(s.name, s.span);
+        if (!this.datasets.includes(s.name)) this.datasets.push(s.name);
+        return {
+          kind: 'scan',
+          dataset: s.name,
+          schema,
+          startMs: this.ctx.startMs,
+          endMs: this.ctx.endMs,
+          columns: null,
+          filter: null,
+        };
+      }
+      case 'subquery':
+        return this.buildTabular(s.query);
+      case 'datatable': {
+        const width = s.columns.length;
+        if (s.values.length % width !== 0) {
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'datatable', reason: `${s.values.length} values do not fill rows of ${width} columns` },
+            s.span,
+          );
+        }
+        const rows: PExpr[][] = [];
+        for (let i = 0; i < s.values.length; i += width) {
+          rows.push(s.columns.map((c, j) => this.bindExpr(s.values[i + j], [])));
+        }
+        return { kind: 'values', schema: s.columns.map((c) => ({ name: c.name, type: c.type })), rows };
+      }
+      case 'print': {
+        const items = this.bindNamed(s.items, [], 'print');
+        return {
+          kind: 'values',
+          schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+          rows: [items.map((i) => i.expr)],
+        };
+      }
+      case 'union':
+        return this.buildUnion(
+          s.tables.map((t) => this.buildTabular(t)),
+          s.tables,
+          s.withSource,
+        );
+    }
+  }
+
+  private buildUnion(inputs: PlanNode[], exprs: TabularExpr[], withSource?: string): PlanNode {
+    const schema: Field[] = [];
+    if (withSource) schema.push({ name: withSource, type: 'string' });
+    for (const input of inputs) {
+      for (const f of input.schema) {
+        const existing = schema.find((x) => x.name === f.name);
+        if (existing) existing.type = unifyTypes(existing.type, f.type);
+        else schema.push({ ...f });
+      }
+    }
+    const sourceNames = exprs.map((e) => (e.source.kind === 'dataset' ? e.source.name : 'union'));
+    return { kind: 'union', inputs, sourceNames, withSource, schema };
+  }
+
+  private buildOperator(input: PlanNode, op: Operator): PlanNode {
+    const fields = input.schema;
+    switch (op.kind) {
+      case 'where':
+        return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
+      case 'search':
+        return { kind: 'filter', input, predicate: this.bindSearch(op.predicate, fields), schema: fields };
+      case 'sample': {
+        const f = this.constantNumber(op.fraction, fields, 'sample');
+        return {
+          kind: 'filter',
+          input,
+          predicate: call('<', [call('rand', [], 'real'), lit(f, 'real')], 'bool'),
+          schema: fields,
+        };
+      }
+      case 'extend': {
+        // Items are bound left to right: a later item may use an earlier one (Kusto).
+        const items = this.bindNamed(op.items, fields, 'extend', true);
+        const schema = fields.filter((f) => !items.some((i) => i.name === f.name));
+        items.forEach((item, idx) => {
+          if (items.slice(idx + 1).some((later) => later.name === item.name)) return;
+          schema.push({ name: item.name, type: item.expr.type });
+        });
+        return { kind: 'extend', input, items, schema };
+      }
+      case 'project': {
+        const items = this.bindNamed(op.items, fields, 'project');
+        return {
+          kind: 'project',
+          input,
+          items,
+          schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+        };
+      }
+      case 'project-away': {
+        const drop = this.matchPatterns(op.patterns, fields);
+        return this.projectFields(
+          input,
+          fields.filter((f) => !drop.has(f.name)),
+        );
+      }
+      case 'project-keep': {
+        const keep = this.matchPatterns(op.patterns, fields);
+        return this.projectFields(
+          input,
+          fields.filter((f) => keep.has(f.name)),
+        );
+      }
+      case 'project-reorder': {
+        const first: Field[] = [];
+        for (const p of op.patterns) {
+          for (const name of this.matchPatterns([p], fields)) {
+            const f = fields.find((x) => x.name === name)!;
+            if (!first.includes(f)) first.push(f);
+          }
+        }
+        return this.projectFields(input, [...first, ...fields.filter((f) => !first.includes(f))]);
+      }
+      case 'project-rename': {
+        const renames = new Map<string, string>();
+        for (const r of op.items) {
+          if (!hasField(fields, r.from)) throw this.unknownField(r.from, fields, r.span);
+          renames.set(r.from, r.name);
+        }
+        const items = fields.map((f) => ({ name: renames.get(f.name) ?? f.name, expr: col(f.name, f.type) }));
+        return {
+          kind: 'project',
+          input,
+          items,
+          schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+        };
+      }
+      case 'summarize':
+        return this.buildSummarize(input, op.aggs, op.by, op.span);
+      case 'make-series':
+        return this.buildMakeSeries(input, op);
+      case 'count':
+        return {
+          kind: 'aggregate',
+          input,
+          keys: [],
+          aggs: [
+            {
+              fn: 'count',
+              args: [],
+              predicate: null,
+              outputs: [{ name: 'count', type: 'long' }],
+              params: [],
+            },
+          ],
+          schema: [{ name: 'count', type: 'long' }],
+        };
+      case 'take':
+        return { kind: 'limit', input, count: this.constantCount(op.count, fields, 'take'), schema: fields };
+      case 'sort':
+        return { kind: 'sort', input, keys: this.bindSortKeys(op.keys, fields), schema: fields };
+      case 'top':
+        return {
+          kind: 'top',
+          input,
+          count: this.constantCount(op.count, fields, 'top'),
+          keys: this.bindSortKeys(op.keys, fields),
+          schema: fields,
+        };
+      case 'distinct': {
+        let keys: NamedExpr[];
+        if (op.items.length === 1 && op.items[0].kind === 'star')
+          keys = fields.map((f) => ({ name: f.name, expr: col(f.name, f.type) }));
+        else
+          keys = this.bindNamed(
+            op.items.map((e) => ({ expr: e, span: e.span })),
+            fields,
+            'distinct',
+          );
+        return {
+          kind: 'aggregate',
+          input,
+          keys,
+          aggs: [],
+          schema: keys.map((k) => ({ name: k.name, type: k.expr.type })),
+        };
+      }
+      case 'getschema': {
+        const rows = fields.map((f, i) => [
+          lit(f.name, 'string'),
+          lit(i, 'long'),
+          lit(f.type, 'string'),
+          lit(wireName(f.type), 'string'),
+        ]);
+        return {
+          kind: 'values',
+          schema: [
+            { name: 'ColumnName', type: 'string' },
+            { name: 'ColumnOrdinal', type: 'long' },
+            { name: 'DataType', type: 'string' },
+            { name: 'ColumnType', type: 'string' },
+          ],
+          rows,
+        };
+      }
+      case 'mv-expand': {
+        const expr = this.bindExpr(op.column, fields);
+        const column = op.name ?? (expr.kind === 'col' ? expr.name : undefined);
+        if (!column)
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'mv-expand', reason: 'the expanded expression needs a name' },
+            op.column.span,
+          );
+        const type = op.toType ?? 'dynamic';
+        const schema = fields.filter((f) => f.name !== column);
+        const pos = fields.findIndex((f) => f.name === column);
+        schema.splice(pos < 0 ? schema.length : pos, 0, { name: column, type });
+        if (op.itemIndex) schema.push({ name: op.itemIndex, type: 'long' });
+        return {
+          kind: 'mv-expand',
+          input,
+          column,
+          expr,
+          toType: op.toType,
+          itemIndex: op.itemIndex,
+          limit: op.limit,
+          schema,
+        };
+      }
+      case 'parse': {
+        const source = this.bindExpr(op.source, fields);
+        const captures = op.parts.filter(
+          (p): p is { kind: 'capture'; name: string; type: AplType } => p.kind === 'capture',
+        );
+        const schema = fields.filter((f) => !captures.some((c) => c.name === f.name));
+        for (const c of captures) schema.push({ name: c.name, type: c.type });
+        return {
+          kind: 'parse',
+          input,
+          source,
+          parts: op.parts,
+          mode: op.mode,
+          dropUnmatched: op.dropUnmatched,
+          schema,
+        };
+      }
+      case 'join':
+      case 'lookup': {
+        const right = this.buildTabular(op.right);
+        for (const c of op.on) {
+          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.span);
+          if (!hasField(right.schema, c.right)) throw this.unknownField(c.right, right.schema, c.span);
+        }
+        const schema = [...fields];
+        const rightNames: (string | null)[] = [];
+        for (const f of right.schema) {
+          const isKey = op.on.some((c) => c.right === f.name && (op.kind === 'lookup' || c.left === c.right));
+          if (isKey && (op.kind === 'lookup' || hasField(fields, f.name))) {
+            rightNames.push(null);
+            continue;
+          }
+          let name = f.name;
+          for (let n = 1; hasField(schema, name); n++) name = `${f.name}${n}`;
+          rightNames.push(name);
+          schema.push({ name, type: f.type });
+        }
+        return {
+          kind: 'join',
+          left: input,
+          right,
+          joinKind: op.joinKind,
+          on: op.on.map((c) => ({ left: c.left, right: c.right })),
+          rightNames,
+          schema,
+        };
+      }
+      case 'union': {
+        const others = op.tables.map((t) => this.buildTabular(t));
+        return this.buildUnion(
+          [input, ...others],
+          [
+            { source: { kind: 'dataset', name: 'input', span: op.span }, operators: [], span: op.span },
+            ...op.tables,
+          ],
+          op.withSource,
+        );
+      }
+    }
+  }
+
+  private projectFields(input: PlanNode, keep: Field[]): PlanNode {
+    const items = keep.map((f) => ({ name: f.name, expr: col(f.name, f.type) }));
+    return { kind: 'project', input, items, schema: keep.map((f) => ({ ...f })) };
+  }
+
+  private matchPatterns(patterns: NamePattern[], fields: Field[]): Set<string> {
+    const out = new Set<string>();
+    for (const p of patterns) {
+      if (!p.wildcard) {
+        if (!hasField(fields, p.pattern)) throw this.unknownField(p.pattern, fields, p.span);
+        out.add(p.pattern);
+        continue;
+      }
+      const re = new RegExp('^' + p.pattern.split('*').map(escapeRegExp).join('.*') + '$');
+      for (const f of fields) if (re.test(f.name)) out.add(f.name);
+    }
+    return out;
+  }
+
+  private buildSummarize(
+    input: PlanNode,
+    aggItems: Assignment[],
+    byItems: Assignment[],
+    span: SourceSpan,
+  ): PlanNode {
+    const fields = input.schema;
+    const keys = this.bindNamed(byItems, fields, 'by');
+    const aggs: AggregateCall[] = [];
+    const used = new Set(keys.map((k) => k.name));
+    const uniqueName = (base: string) => {
+      let name = base;
+      for (let n = 1; used.has(name); n++) name = `${base}${n}`;
+      used.add(name);
+      return name;
+    };
+    const isUsed = (name: string) => used.has(name);
+    // Items that wrap aggregates in scalar expressions (`round(avg(x), 2)`) become hidden aggregates
+    // plus an extend over the aggregated rows (Kusto; apl.md §7 marks this UNSURE for Axiom).
+    const computed: { name: string; expr: Expr }[] = [];
+    const order: string[] = keys.map((k) => k.name);
+    let generated = 0;
+    for (const item of aggItems) {
+      const e = item.expr;
+      const isAggregateCall = e.kind === 'call' && AGGREGATE_SIGNATURES.has(e.name);
+      if (!isAggregateCall && containsAggregate(e)) {
+        const lift = (x: Expr): Expr =>
+          liftAggregates(x, (call) => {
+            const bound = this.bindAggregate(
+              { name: '__agg', expr: call, span: call.span },
+              fields,
+              uniqueName,
+              isUsed,
+            );
+            aggs.push(bound);
+            return bound.outputs[0].name;
+          });
+        const rewritten = lift(e);
+        const name = item.name ?? uniqueName(`Column${++generated}`);
+        if (item.name) used.add(name);
+        computed.push({ name, expr: rewritten });
+        order.push(name);
+        continue;
+      }
+      const call = this.bindAggregate(item, fields, uniqueName, isUsed);
+      aggs.push(call);
+      order.push(...call.outputs.map((o) => o.name));
+    }
+    if (aggs.length === 0 && keys.length === 0) {
+      throw aplError('apl_expected_aggregate', {}, span);
+    }
+    if (computed.length > 0) {
+      const aggNode = this.buildAggregateNode(input, keys, aggs);
+      const items = computed.map((c) => ({ name: c.name, expr: this.bindExpr(c.expr, aggNode.schema) }));
+      const extSchema = [...aggNode.schema, ...items.map((i) => ({ name: i.name, type: i.expr.type }))];
+      const ext: PlanNode = { kind: 'extend', input: aggNode, items, schema: extSchema };
+      const projected = order.map((name) => ({
+        name,
+        expr: col(name, extSchema.find((f) => f.name === name)!.type),
+      }));
+      return {
+        kind: 'project',
+        input: ext,
+        items: projected,
+        schema: projected.map((p) => ({ name: p.name, type: p.expr.type })),
+      };
+    }
+    return this.buildAggregateNode(input, keys, aggs);
+  }
+
+  private buildMakeSeries(input: PlanNode, op: Extract<Operator, { kind: 'make-series' }>): PlanNode {
+    const fields = input.schema;
+    const keys = this.bindNamed(op.by, fields, 'by');
+    const used = new Set(keys.map((k) => k.name));
+    const uniqueName = (base: string) => {
+      let name = base;
+      for (let n = 1; used.has(name); n++) name = `${base}${n}`;
+      used.add(name);
+      return name;
+    };
+    const aggs = op.aggs.map((a) => this.bindAggregate(a.item, fields, uniqueName, (n) => used.has(n)));
+    const defaults = op.aggs.map((a) =>
+      a.defaultValue
+        ? this.constantOf(this.bindExpr(a.defaultValue, []), a.defaultValue.span, 'make-series')
+        : 0,
+    );
+    const time = this.bindExpr(op.on, fields);
+    const timeName = time.kind === 'col' ? time.name : uniqueName('time');
+    const stepMs = this.constantNumber(op.step, fields, 'make-series step');
+    if (!(stepMs > 0))
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'make-series', reason: 'step must be positive' },
+        op.step.span,
+      );
+    const bound = (e: Expr | undefined): number | null => {
+      if (!e) return null;
+      const v = this.constantOf(this.bindExpr(e, []), e.span, 'make-series');
+      if (typeof v !== 'number')
+        throw aplError(
+          'apl_invalid_argument',
+          { name: 'make-series', reason: 'expected a datetime or number' },
+          e.span,
+        );
+      return v;
+    };
+    const schema: Field[] = [
+      ...keys.map((k) => ({ name: k.name, type: k.expr.type })),
+      ...aggs.map((a) => ({ name: a.outputs[0].name, type: 'dynamic' as const })),
+      { name: timeName, type: 'dynamic' },
+    ];
+    return {
+      kind: 'make-series',
+      input,
+      keys,
+      aggs,
+      defaults,
+      time,
+      timeName,
+      stepMs,
+      startMs: bound(op.from),
+      endMs: bound(op.to),
+      schema,
+    };
+  }
+
+  private buildAggregateNode(input: PlanNode, keys: NamedExpr[], aggs: AggregateCall[]): AggregateNode {
+    const schema: Field[] = [
+      ...keys.map((k) => ({ name: k.name, type: k.expr.type })),
+      ...aggs.flatMap((a) => a.outputs),
+    ];
+    let timeBucketMs: number | undefined;
+    const first = keys[0]?.expr;
+    if (
+      first &&
+      first.kind === 'call' &&
+      first.fn === 'bin' &&
+      first.args[0].kind === 'col' &&
+      first.args[0].name === TIME_FIELD &&
+      first.args[1].kind === 'lit'
+    ) {
+      timeBucketMs = first.args[1].value as number;
+    }
+    return { kind: 'aggregate', input, keys, aggs, schema, timeBucketMs };
+  }
+
+  private bindAggregate(
+    item: Assignment,
+    fields: Field[],
+    uniqueName: (base: string) => string,
+    isUsed: (name: string) => boolean,
+  ): AggregateCall {
+    const e = item.expr;
+    if (e.kind !== 'call' || !AGGREGATE_SIGNATURES.has(e.name)) {
+      if (e.kind === 'call' && !SCALAR_SIGNATURES.has(e.name)) throw this.unknownFunction(e.name, e.nameSpan);
+      throw aplError('apl_expected_aggregate', {}, e.span);
+    }
+    const sig = AGGREGATE_SIGNATURES.get(e.name)!;
+    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name: e.name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
+        e.span,
+      );
+    }
+    const argExprs = e.args.filter((a) => a.kind !== 'star');
+    const bound = argExprs.map((a) => this.bindExpr(a, fields));
+    let predicate: PExpr | null = null;
+    let values = bound;
+    if (sig.predicateIndex !== undefined) {
+      predicate = bound[sig.predicateIndex];
+      values = bound.filter((_, i) => i !== sig.predicateIndex);
+    }
+    const argName = (x: PExpr | undefined) => (x && x.kind === 'col' ? x.name : '');
+    const type = sig.returns(values.map((v) => v.type));
+    const params: unknown[] = [];
+    let valueArgs = values;
+    switch (sig.name) {
+      case 'percentile':
+      case 'percentileif':
+      case 'percentiles_array': {
+        valueArgs = values.slice(0, 1);
+        for (const p of values.slice(1)) {
+          if (p.kind === 'lit' && Array.isArray(p.value)) params.push(...(p.value as unknown[]));
+          else params.push(this.constantOf(p, e.span, sig.name));
+        }
+        break;
+      }
+      case 'dcount':
+      case 'dcountif':
+      case 'make_list':
+      case 'make_list_if':
+      case 'make_set':
+      case 'make_set_if':
+        valueArgs = values.slice(0, 1);
+        for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
+        break;
+      default:
+        break;
+    }
+    if (sig.name === 'arg_max' || sig.name === 'arg_min') {
+      const outputs: Field[] = [];
+      const target = values[0];
+      outputs.push({ name: uniqueName(item.name ?? (argName(target) || `${sig.name}_`)), type: target.type });
+      const extra = e.args.slice(1);
+      let extraArgs: PExpr[] = values.slice(1);
+      // `*` expands to every input column except the group keys (they are already in the output).
+      if (extra.length === 1 && extra[0].kind === 'star') {
+        extraArgs = fields.filter((f) => !isUsed(f.name)).map((f) => col(f.name, f.type));
+      }
+      extraArgs = extraArgs.filter(
+        (x) => !(x.kind === 'col' && target.kind === 'col' && x.name === target.name),
+      );
+      for (const x of extraArgs) outputs.push({ name: uniqueName(argName(x) || 'Column'), type: x.type });
+      return { fn: sig.name, args: [target, ...extraArgs], predicate, outputs, params };
+    }
+    let base = item.name;
+    if (!base) {
+      if (sig.name === 'count' || sig.name === 'countif') base = `${sig.name}_`;
+      else if (sig.name === 'percentiles_array') base = `percentiles_${argName(valueArgs[0])}`;
+      else base = `${sig.name}_${argName(valueArgs[0])}`;
+      // Axiom names `percentile(x, p)` `percentile_x`; a second rank of the same field gets Kusto's `_p` suffix.
+      if (sig.name === 'percentile' && isUsed(base)) base = `${base}_${String(params[0]).replace('.', '_')}`;
+    }
+    return { fn: sig.name, args: valueArgs, predicate, outputs: [{ name: uniqueName(base), type }], params };
+  }
+
+  private bindSortKeys(keys: SortKey[], fields: Field[]): SortKeySpec[] {
+    return keys.map((k) => ({
+      expr: this.bindExpr(k.expr, fields),
+      desc: k.desc,
+      nullsFirst: k.nullsFirst ?? !k.desc,
+    }));
+  }
+
+  private constantCount(e: Expr, fields: Field[], what: string): number {
+    const v = this.constantNumber(e, fields, what);
+    if (!Number.isInteger(v) || v < 0)
+      throw aplError(
+        'apl_invalid_argument',
+        { name: what, reason: 'expected a non-negative integer' },
+        e.span,
+      );
+    return v;
+  }
+
+  private constantNumber(e: Expr, fields: Field[], what: string): number {
+    const bound = this.bindExpr(e, fields);
+    const v = this.constantOf(bound, e.span, what);
+    if (typeof v !== 'number')
+      throw aplError('apl_invalid_argument', { name: what, reason: 'expected a number' }, e.span);
+    return v;
+  }
+
+  private constantOf(p: PExpr, span: SourceSpan, what: string): unknown {
+    if (p.kind === 'lit') return p.value;
+    const folded = constantTime(p);
+    if (folded !== null) return folded;
+    if (p.kind === 'call' && p.fn === 'neg' && p.args[0].kind === 'lit') return -(p.args[0].value as number);
+    throw aplError('apl_invalid_argument', { name: what, reason: 'expected a constant' }, span);
+  }
+
+  // ---- naming ----
+
+  private bindNamed(
+    items: Assignment[],
+    fields: Field[],
+    context: 'print' | 'extend' | 'project' | 'by' | 'distinct',
+    sequential = false,
+  ): NamedExpr[] {
+    const out: NamedExpr[] = [];
+    let generated = 0;
+    let scope = fields;
+    for (const item of items) {
+      const expr = this.bindExpr(item.expr, scope);
+      let name = item.name;
+      if (!name) name = implicitName(expr, context);
+      if (!name) name = context === 'print' ? `print_${generated++}` : `Column${++generated}`;
+      if (sequential) {
+        const bound = name;
+        scope = [...scope.filter((f) => f.name !== bound), { name: bound, type: expr.type }];
+      } else {
+        const existing = out.findIndex((o) => o.name === name);
+        if (existing >= 0) out.splice(existing, 1);
+      }
+      out.push({ name, expr });
+    }
+    return out;
+  }
+
+  // ---- scalar expressions ----
+
+  private bindPredicate(e: Expr, fields: Field[]): PExpr {
+    const p = this.bindExpr(e, fields);
+    if (p.type !== 'bool' && p.type !== 'dynamic') {
+      throw aplError('apl_type_mismatch', { what: 'where predicate', expected: 'bool', got: p.type }, e.span);
+    }
+    return p;
+  }
+
+  /** `search "x"`: bare string terms apply `has`-like matching to every field (apl.md §7 search). */
+  private bindSearch(e: Expr, fields: Field[]): PExpr {
+    if (e.kind === 'literal' && typeof e.value === 'string') {
+      const s = e.value;
+      const row: PExpr = { kind: 'row', type: 'string' };
+      if (s === '*') return lit(true, 'bool');
+      if (s.startsWith('*') && s.endsWith('*') && s.length > 1)
+        return call('contains', [row, lit(s.slice(1, -1), 'string')], 'bool');
+      if (s.endsWith('*')) return call('hasprefix', [row, lit(s.slice(0, -1), 'string')], 'bool');
+      if (s.startsWith('*')) return call('hassuffix', [row, lit(s.slice(1), 'string')], 'bool');
+      return call('has', [row, lit(s, 'string')], 'bool');
+    }
+    if (e.kind === 'binary' && (e.op === 'and' || e.op === 'or')) {
+      return call(e.op, [this.bindSearch(e.left, fields), this.bindSearch(e.right, fields)], 'bool');
+    }
+    return this.bindPredicate(e, fields);
+  }
+
+  bindExpr(e: Expr, fields: Field[]): PExpr {
+    switch (e.kind) {
+      case 'literal':
+        return lit(e.value, e.type);
+      case 'name':
+        return this.bindName(e.name, e.quoted, fields, e.span);
+      case 'member': {
+        const dotted = dottedName(e);
+        if (dotted !== null && hasField(fields, dotted)) return col(dotted, fieldType(fields, dotted));
+        if (dotted !== null && this.ctx.lenientFields && !this.rootResolves(e, fields))
+          return col(dotted, 'dynamic');
+        return call('getprop', [this.bindExpr(e.target, fields), lit(e.name, 'string')], 'dynamic');
+      }
+      case 'index': {
+        // `['geo']['city']` on a flattened dataset addresses the field `geo.city` when `geo` is not a column.
+        const base = dottedName(e.target);
+        if (
+          base !== null &&
+          !hasField(fields, base) &&
+          e.index.kind === 'literal' &&
+          typeof e.index.value === 'string'
+        ) {
+          const flat = `${base}.${e.index.value}`;
+          if (hasField(fields, flat)) return col(flat, fieldType(fields, flat));
+        }
+        return call('index', [this.bindExpr(e.target, fields), this.bindExpr(e.index, fields)], 'dynamic');
+      }
+      case 'star':
+        return { kind: 'row', type: 'string' };
+      case 'typeof':
+        return lit({ typeof: e.type }, e.type);
+      case 'unary': {
+        const operand = this.bindExpr(e.operand, fields);
+        if (
+          operand.type !== 'long' &&
+          operand.type !== 'real' &&
+          operand.type !== 'timespan' &&
+          operand.type !== 'dynamic'
+        ) {
+          throw aplError(
+            'apl_type_mismatch',
+            { what: "operand of unary '-'", expected: 'a number or timespan', got: operand.type },
+            e.span,
+          );
+        }
+        return call('neg', [operand], operand.type);
+      }
+      case 'binary':
+        return this.bindBinary(e, fields);
+      case 'in': {
+        const left = this.bindExpr(e.left, fields);
+        const list = e.list.map((x) => this.bindExpr(x, fields));
+        e.list.forEach((x, i) => {
+          if (!isConstantExpr(list[i])) {
+            throw aplError(
+              'apl_invalid_argument',
+              { name: e.op, reason: 'list elements must be constants' },
+              x.span,
+            );
+          }
+        });
+        return call(e.op, [left, ...list], 'bool');
+      }
+      case 'between': {
+        const args = [
+          this.bindExpr(e.left, fields),
+          this.bindExpr(e.low, fields),
+          this.bindExpr(e.high, fields),
+        ];
+        return call(e.negated ? '!between' : 'between', args, 'bool');
+      }
+      case 'call':
+        return this.bindCall(e, fields);
+    }
+  }
+
+  private rootResolves(e: Expr, fields: Field[]): boolean {
+    let root: Expr = e;
+    while (root.kind === 'member') root = root.target;
+    return root.kind === 'name' && (hasField(fields, root.name) || this.scalarLets.has(root.name));
+  }
+
+  private bindName(name: string, quoted: boolean, fields: Field[], span: SourceSpan): PExpr {
+    if (hasField(fields, name)) return col(name, fieldType(fields, name));
+    if (!quoted) {
+      const bound = this.scalarLets.get(name);
+      if (bound) return bound;
+    }
+    if (this.ctx.lenientFields) return col(name, 'dynamic');
+    throw this.unknownField(name, fields, span);
+  }
+
+  private unknownField(name: string, fields: Field[], span: SourceSpan): QuarryError {
+    return aplError(
+      'apl_unknown_field',
+      {
+        name,
+        suggestion: closestName(
+          name,
+          fields.map((f) => f.name),
+        ),
+      },
+      span,
+    );
+  }
+
+  private unknownFunction(name: string, span: SourceSpan): QuarryError {
+    const names = [...SCALAR_SIGNATURES.keys(), ...AGGREGATE_SIGNATURES.keys()].filter(
+      (n) => n !== 'getprop' && n !== 'index',
+    );
+    return aplError('apl_unknown_function', { name, suggestion: closestName(name, names) }, span);
+  }
+
+  private bindBinary(e: Extract<Expr, { kind: 'binary' }>, fields: Field[]): PExpr {
+    const left = this.bindExpr(e.left, fields);
+    const right = this.bindExpr(e.right, fields);
+    if (ARITH_OPS.has(e.op)) {
+      const type = arithmeticResultType(e.op, left.type, right.type);
+      if (type === null) {
+        throw aplError(
+          'apl_type_mismatch',
+          {
+            what: `operator '${e.op}'`,
+            expected: 'compatible operand types',
+            got: `${left.type} and ${right.type}`,
+          },
+          e.opSpan,
+        );
+      }
+      return call(e.op, [left, right], type);
+    }
+    if (e.op === 'and' || e.op === 'or') {
+      for (const side of [left, right]) {
+        if (side.type !== 'bool' && side.type !== 'dynamic') {
+          throw aplError(
+            'apl_type_mismatch',
+            { what: `operand of '${e.op}'`, expected: 'bool', got: side.type },
+            e.opSpan,
+          );
+        }
+      }
+      return call(e.op, [left, right], 'bool');
+    }
+    if (COMPARE_OPS.has(e.op)) return call(e.op, [left, right], 'bool');
+    return call(e.op, [left, right], 'bool');
+  }
+
+  private bindCall(e: Extract<Expr, { kind: 'call' }>, fields: Field[]): PExpr {
+    const name = e.name;
+    if (AGGREGATE_SIGNATURES.has(name)) {
+      throw aplError('apl_aggregate_not_allowed', { name }, e.nameSpan);
+    }
+    const sig = SCALAR_SIGNATURES.get(name);
+    if (!sig) throw this.unknownFunction(name, e.nameSpan);
+    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
+        e.span,
+      );
+    }
+    switch (name) {
+      case 'now': {
+        const base = lit(this.ctx.nowMs, 'datetime');
+        if (e.args.length === 0) return base;
+        return call('+', [base, this.bindExpr(e.args[0], fields)], 'datetime');
+      }
+      case 'ago':
+        return call('-', [lit(this.ctx.nowMs, 'datetime'), this.bindExpr(e.args[0], fields)], 'datetime');
+      case 'column_ifexists': {
+        const target = e.args[0];
+        if (target.kind !== 'literal' || typeof target.value !== 'string') {
+          throw aplError(
+            'apl_invalid_argument',
+            { name, reason: 'the first argument must be a string literal' },
+            target.span,
+          );
+        }
+        if (hasField(fields, target.value)) return col(target.value, fieldType(fields, target.value));
+        return this.bindExpr(e.args[1], fields);
+      }
+      case 'ingestion_time':
+        return hasField(fields, '_sysTime') ? col('_sysTime', 'datetime') : lit(null, 'datetime');
+      case 'ensure_field': {
+        const target = e.args[0];
+        const typeArg = this.bindExpr(e.args[1], fields);
+        if (target.kind !== 'literal' || typeof target.value !== 'string') {
+          throw aplError(
+            'apl_invalid_argument',
+            { name, reason: 'the first argument must be a string literal' },
+            target.span,
+          );
+        }
+        if (hasField(fields, target.value)) return col(target.value, fieldType(fields, target.value));
+        return lit(null, typeArg.type);
+      }
+      case 'bin_auto': {
+        const arg = this.bindExpr(e.args[0], fields);
+        const size = binAutoSizeMs(this.ctx.startMs, this.ctx.endMs);
+        return call('bin', [arg, lit(size, 'timespan')], 'datetime');
+      }
+      default:
+        break;
+    }
+    const args = e.args.map((a) => this.bindExpr(a, fields));
+    const fn = canonicalFunctionName(name);
+    return call(fn, args, sig.returns(args.map((a) => a.type)));
+  }
+}
+
+/** Literals and calls over literals (`dynamic([...])`, `ago(1h)`, `-1`). */
+function isConstantExpr(p: PExpr): boolean {
+  if (p.kind === 'lit') return true;
+  if (p.kind === 'call') return p.fn !== 'rand' && p.args.every(isConstantExpr);
+  return false;
+}
+
+function containsAggregate(e: Expr): boolean {
+  let found = false;
+  liftAggregates(e, () => {
+    found = true;
+    return '_';
+  });
+  return found;
+}
+
+/** Rebuilds an expression with every aggregate call replaced by a reference to the name `replace` returns. */
+function liftAggregates(e: Expr, replace: (call: Extract<Expr, { kind: 'call' }>) => string): Expr {
+  const walk = (x: Expr): Expr => {
+    switch (x.kind) {
+      case 'call':
+        if (AGGREGATE_SIGNATURES.has(x.name))
+          return { kind: 'name', name: replace(x), quoted: true, span: x.span };
+        return { ...x, args: x.args.map(walk) };
+      case 'binary':
+        return { ...x, left: walk(x.left), right: walk(x.right) };
+      case 'unary':
+        return { ...x, operand: walk(x.operand) };
+      case 'in':
+        return { ...x, left: walk(x.left), list: x.list.map(walk) };
+      case 'between':
+        return { ...x, left: walk(x.left), low: walk(x.low), high: walk(x.high) };
+      case 'member':
+        return { ...x, target: walk(x.target) };
+      case 'index':
+        return { ...x, target: walk(x.target), index: walk(x.index) };
+      default:
+        return x;
+    }
+  };
+  return walk(e);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function arityText(min: number, max: number): string {
+  if (min === max) return String(min);
+  if (max >= 64) return `at least ${min}`;
+  return `${min} to ${max}`;
+}
+
+function fieldType(fields: Field[], name: string): AplType {
+  return fields.find((f) => f.name === name)!.type;
+}
+
+function dottedName(e: Expr): string | null {
+  if (e.kind === 'name') return e.name;
+  if (e.kind === 'member') {
+    const base = dottedName(e.target);
+    return base === null ? null : `${base}.${e.name}`;
+  }
+  if (e.kind === 'index' && e.index.kind === 'literal' && typeof e.index.value === 'string') {
+    const base = dottedName(e.target);
+    return base === null ? null : `${base}.${e.index.value}`;
+  }
+  return null;
+}
+
+/** Name of an unnamed column: a field keeps its name; `bin(x, …)` is named after x (apl.md §5). */
+function implicitName(expr: PExpr, context: string): string | undefined {
+  if (expr.kind === 'col') return expr.name;
+  if (context === 'print') return undefined;
+  if (expr.kind === 'call' && (expr.fn === 'bin' || expr.fn === 'floor') && expr.args[0]?.kind === 'col')
+    return expr.args[0].name;
+  return undefined;
+}
+
+function wireName(t: AplType): string {
+  switch (t) {
+    case 'long':
+      return 'int';
+    case 'real':
+      return 'real';
+    case 'bool':
+      return 'bool';
+    default:
+      return t;
+  }
+}
+
+// ---- result conventions ----
+
+const STREAMING = new Set(['filter', 'extend', 'project', 'mv-expand', 'parse', 'limit']);
+
+function isAggregated(node: PlanNode): boolean {
+  let n: PlanNode = node;
+  for (;;) {
+    if (n.kind === 'aggregate' || n.kind === 'make-series') return true;
+    if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') return false;
+    n = n.kind === 'join' ? n.left : n.input;
+  }
+}
+
+/**
+ * Raw event results come back newest first and are capped at the default limit unless the query sets
+ * one. A `take` over the raw stream therefore returns the newest rows (`take` becomes `top by _time desc`).
+ */
+function finalizeResult(root: PlanNode, defaultLimit: number): PlanNode {
+  // Walk the chain of streaming operators from the top.
+  const chain: PlanNode[] = [];
+  let n: PlanNode = root;
+  while (STREAMING.has(n.kind)) {
+    chain.push(n);
+    n = (n as { input: PlanNode }).input;
+  }
+  const bottom = n;
+  const rawStream =
+    bottom.kind === 'scan' || (bottom.kind === 'union' && bottom.inputs.every((i) => i.kind === 'scan'));
+  const hasLimit = chain.some((c) => c.kind === 'limit') || bottom.kind === 'top';
+  if (rawStream) {
+    const timeDesc: SortKeySpec[] = [{ expr: col(TIME_FIELD, 'datetime'), desc: true, nullsFirst: false }];
+    // Rebuild the chain bottom-up, ordering the stream at the highest point where `_time` still exists.
+    const nodes = [...chain].reverse();
+    let highestWithTime = -1;
+    if (hasField(bottom.schema, TIME_FIELD)) highestWithTime = 0;
+    for (let i = 0; i < nodes.length; i++)
+      if (hasField(nodes[i].schema, TIME_FIELD) && highestWithTime === i) highestWithTime = i + 1;
+    let cur: PlanNode = bottom;
+    let limited = false;
+    // Once a `top by _time desc` is in place, the order-preserving operators above keep it sorted.
+    let ordered = false;
+    for (let i = 0; i <= nodes.length; i++) {
+      if (i === highestWithTime) {
+        if (!hasLimit) {
+          cur = {
+            kind: 'top',
+            input: cur,
+            count: defaultLimit,
+            keys: timeDesc,
+            schema: cur.schema,
+            implicit: true,
+          };
+          limited = true;
+        } else if (!ordered) {
+          cur = { kind: 'sort', input: cur, keys: timeDesc, schema: cur.schema };
+        }
+      }
+      if (i === nodes.length) break;
+      const node = nodes[i];
+      if (node.kind === 'limit' && i < highestWithTime) {
+        cur = { kind: 'top', input: cur, count: node.count, keys: timeDesc, schema: cur.schema };
+        ordered = true;
+      } else {
+        cur = { ...node, input: cur } as PlanNode;
+      }
+    }
+    if (!limited && !hasLimit)
+      cur = { kind: 'limit', input: cur, count: defaultLimit, schema: cur.schema, implicit: true };
+    return cur;
+  }
+  if (isAggregated(root) || hasLimit || (bottom as PlanNode).kind === 'top') return root;
+  return { kind: 'limit', input: root, count: defaultLimit, schema: root.schema, implicit: true };
+}

@@ -1,0 +1,87 @@
+/** Aggregation functions allowed in `summarize`: arity and result type. */
+import type { AplType } from '../types';
+import { isNumericType } from '../types';
+
+export interface AggregateSignature {
+  name: string;
+  minArgs: number;
+  maxArgs: number;
+  returns: (args: AplType[]) => AplType;
+  /** Index of the predicate argument for `*if` variants. */
+  predicateIndex?: number;
+  /** Op name on the wire (`fields[].agg.name`). */
+  wireOp: string;
+}
+
+const fixed = (t: AplType) => () => t;
+const sumType = (a: AplType[]) =>
+  a[0] === 'long'
+    ? 'long'
+    : a[0] === 'timespan'
+      ? 'timespan'
+      : isNumericType(a[0])
+        ? 'real'
+        : a[0] === 'dynamic'
+          ? 'real'
+          : 'real';
+const same = (a: AplType[]) => a[0] ?? 'dynamic';
+
+const list: AggregateSignature[] = [
+  { name: 'count', minArgs: 0, maxArgs: 1, returns: fixed('long'), wireOp: 'count' },
+  { name: 'countif', minArgs: 1, maxArgs: 1, returns: fixed('long'), predicateIndex: 0, wireOp: 'countif' },
+  { name: 'sum', minArgs: 1, maxArgs: 1, returns: sumType, wireOp: 'sum' },
+  { name: 'sumif', minArgs: 2, maxArgs: 2, returns: sumType, predicateIndex: 1, wireOp: 'sumif' },
+  { name: 'avg', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'avg' },
+  { name: 'avgif', minArgs: 2, maxArgs: 2, returns: fixed('real'), predicateIndex: 1, wireOp: 'avgif' },
+  { name: 'min', minArgs: 1, maxArgs: 1, returns: same, wireOp: 'min' },
+  { name: 'minif', minArgs: 2, maxArgs: 2, returns: same, predicateIndex: 1, wireOp: 'minif' },
+  { name: 'max', minArgs: 1, maxArgs: 1, returns: same, wireOp: 'max' },
+  { name: 'maxif', minArgs: 2, maxArgs: 2, returns: same, predicateIndex: 1, wireOp: 'maxif' },
+  { name: 'dcount', minArgs: 1, maxArgs: 2, returns: fixed('long'), wireOp: 'distinct' },
+  {
+    name: 'dcountif',
+    minArgs: 2,
+    maxArgs: 3,
+    returns: fixed('long'),
+    predicateIndex: 1,
+    wireOp: 'distinctif',
+  },
+  { name: 'percentile', minArgs: 2, maxArgs: 2, returns: same, wireOp: 'percentiles' },
+  { name: 'percentileif', minArgs: 3, maxArgs: 3, returns: same, predicateIndex: 2, wireOp: 'percentilesif' },
+  { name: 'percentiles_array', minArgs: 2, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'percentiles' },
+  { name: 'stdev', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'stdev' },
+  { name: 'stdevif', minArgs: 2, maxArgs: 2, returns: fixed('real'), predicateIndex: 1, wireOp: 'stdevif' },
+  { name: 'variance', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'variance' },
+  {
+    name: 'varianceif',
+    minArgs: 2,
+    maxArgs: 2,
+    returns: fixed('real'),
+    predicateIndex: 1,
+    wireOp: 'varianceif',
+  },
+  { name: 'make_list', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'makelist' },
+  {
+    name: 'make_list_if',
+    minArgs: 2,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 1,
+    wireOp: 'makelistif',
+  },
+  { name: 'make_set', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'makeset' },
+  {
+    name: 'make_set_if',
+    minArgs: 2,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 1,
+    wireOp: 'makesetif',
+  },
+  { name: 'arg_max', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'argmax' },
+  { name: 'arg_min', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'argmin' },
+];
+
+export const AGGREGATE_SIGNATURES: ReadonlyMap<string, AggregateSignature> = new Map(
+  list.map((s) => [s.name, s]),
+);

@@ -1,0 +1,268 @@
+/**
+ * Signatures of the scalar functions the planner accepts: arity and result type. Implementations live in
+ * query-exec, keyed by the same names; a test there checks that every signature has an implementation.
+ */
+import type { AplType } from '../types';
+import { isNumericType, unifyTypes } from '../types';
+
+export interface ScalarSignature {
+  name: string;
+  minArgs: number;
+  maxArgs: number;
+  returns: (args: AplType[]) => AplType;
+  /** Names another function (`iif` → `iff`). */
+  aliasOf?: string;
+}
+
+const fixed = (t: AplType) => () => t;
+const sameAsFirst = (args: AplType[]): AplType => args[0] ?? 'dynamic';
+const numericOfFirst = (args: AplType[]): AplType =>
+  args[0] === 'long' ? 'long' : isNumericType(args[0]) ? args[0] : args[0] === 'dynamic' ? 'dynamic' : 'real';
+const unifyAll = (args: AplType[]): AplType => args.reduce((a, b) => unifyTypes(a, b));
+const unifyFrom =
+  (indexes: (n: number) => number[]) =>
+  (args: AplType[]): AplType => {
+    const picked = indexes(args.length).map((i) => args[i]);
+    // Typed nulls (`dynamic(null)`) are the usual null branch: ignore dynamic when another branch is typed.
+    const typed = picked.filter((t) => t !== 'dynamic');
+    return typed.length === 0 ? 'dynamic' : typed.reduce<AplType>((a, b) => unifyTypes(a, b), typed[0]);
+  };
+
+const MANY = 64;
+const table: ScalarSignature[] = [];
+function def(
+  name: string,
+  minArgs: number,
+  maxArgs: number,
+  returns: (args: AplType[]) => AplType,
+  aliasOf?: string,
+): void {
+  table.push({ name, minArgs, maxArgs, returns, aliasOf });
+}
+
+// conditional
+def(
+  'iff',
+  3,
+  3,
+  unifyFrom(() => [1, 2]),
+);
+def(
+  'iif',
+  3,
+  3,
+  unifyFrom(() => [1, 2]),
+  'iff',
+);
+def(
+  'case',
+  3,
+  MANY,
+  unifyFrom((n) => [...Array.from({ length: (n - 1) / 2 }, (_, i) => 2 * i + 1), n - 1]),
+);
+def(
+  'coalesce',
+  1,
+  MANY,
+  unifyFrom((n) => Array.from({ length: n }, (_, i) => i)),
+);
+def('not', 1, 1, fixed('bool'));
+// type tests and conversions
+for (const n of [
+  'isnull',
+  'isnotnull',
+  'isempty',
+  'isnotempty',
+  'isfinite',
+  'isinf',
+  'isnan',
+  'isascii',
+  'isutf8',
+  'isarray',
+  'isstring',
+  'isbool',
+  'isreal',
+  'isint',
+  'ismap',
+])
+  def(n, 1, 1, fixed('bool'));
+def('tostring', 1, 1, fixed('string'));
+def('toint', 1, 1, fixed('long'));
+def('tolong', 1, 1, fixed('long'));
+def('toreal', 1, 1, fixed('real'));
+def('todouble', 1, 1, fixed('real'));
+def('todecimal', 1, 1, fixed('real'));
+def('todatetime', 1, 1, fixed('datetime'));
+def('totimespan', 1, 1, fixed('timespan'));
+def('totime', 1, 1, fixed('timespan'));
+def('tobool', 1, 1, fixed('bool'));
+def('toboolean', 1, 1, fixed('bool'));
+def('todynamic', 1, 1, fixed('dynamic'));
+def('parse_json', 1, 1, fixed('dynamic'));
+def('toarray', 1, 1, fixed('dynamic'));
+def('gettype', 1, 1, fixed('string'));
+def('tohex', 1, 2, fixed('string'));
+// strings
+def('tolower', 1, 1, fixed('string'));
+def('toupper', 1, 1, fixed('string'));
+def('totitle', 1, 1, fixed('string'));
+def('strcat', 1, MANY, fixed('string'));
+def('strcat_delim', 2, MANY, fixed('string'));
+def('strlen', 1, 1, fixed('long'));
+def('string_size', 1, 1, fixed('long'));
+def('substring', 2, 3, fixed('string'));
+def('split', 2, 3, fixed('dynamic'));
+def('replace_string', 3, 3, fixed('string'));
+def('replace_regex', 3, 3, fixed('string'));
+def('replace', 3, 3, fixed('string'), 'replace_regex');
+def('extract', 3, 4, (a) => (a.length === 4 && a[3] !== 'dynamic' ? a[3] : 'string'));
+def('extract_all', 2, 3, fixed('dynamic'));
+def('indexof', 2, 5, fixed('long'));
+def('countof', 2, 2, fixed('long'));
+def('trim', 2, 2, fixed('string'));
+def('trim_start', 2, 2, fixed('string'));
+def('trim_end', 2, 2, fixed('string'));
+def('trim_space', 1, 1, fixed('string'));
+def('reverse', 1, 1, fixed('string'));
+def('strrep', 2, 3, fixed('string'));
+def('strcmp', 2, 2, fixed('long'));
+def('url_encode', 1, 1, fixed('string'));
+def('url_decode', 1, 1, fixed('string'));
+def('base64_encode_tostring', 1, 1, fixed('string'));
+def('base64_decode_tostring', 1, 1, fixed('string'));
+def('parse_url', 1, 1, fixed('dynamic'));
+def('strcat_array', 2, 2, fixed('string'));
+def('quote', 1, 1, fixed('string'));
+def('regex_quote', 1, 1, fixed('string'));
+// math
+def('round', 1, 2, numericOfFirst);
+def('floor', 1, 2, sameAsFirst);
+def('ceiling', 1, 1, numericOfFirst);
+def('bin', 2, 2, sameAsFirst);
+def('bin_auto', 1, 1, fixed('datetime'));
+def('abs', 1, 1, sameAsFirst);
+def('sign', 1, 1, numericOfFirst);
+for (const n of [
+  'sqrt',
+  'exp',
+  'exp2',
+  'exp10',
+  'log',
+  'log10',
+  'log2',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'degrees',
+  'radians',
+  'gamma',
+  'loggamma',
+])
+  def(n, 1, 1, fixed('real'));
+def('pow', 2, 2, fixed('real'));
+def('atan2', 2, 2, fixed('real'));
+def('pi', 0, 0, fixed('real'));
+def('rand', 0, 1, (a) => (a.length ? 'long' : 'real'));
+def('min_of', 1, MANY, unifyAll);
+def('max_of', 1, MANY, unifyAll);
+// datetime
+def('now', 0, 1, fixed('datetime'));
+def('ago', 1, 1, fixed('datetime'));
+for (const n of [
+  'startofday',
+  'startofweek',
+  'startofmonth',
+  'startofyear',
+  'endofday',
+  'endofweek',
+  'endofmonth',
+  'endofyear',
+])
+  def(n, 1, 2, fixed('datetime'));
+for (const n of [
+  'hourofday',
+  'dayofmonth',
+  'dayofyear',
+  'getmonth',
+  'monthofyear',
+  'getyear',
+  'dayofweek',
+  'week_of_year',
+])
+  def(n, 1, 1, fixed('long'));
+def('datetime_add', 3, 3, fixed('datetime'));
+def('datetime_diff', 3, 3, fixed('long'));
+def('datetime_part', 2, 2, fixed('long'));
+def('unixtime_seconds_todatetime', 1, 1, fixed('datetime'));
+def('unixtime_milliseconds_todatetime', 1, 1, fixed('datetime'));
+def('unixtime_microseconds_todatetime', 1, 1, fixed('datetime'));
+def('unixtime_nanoseconds_todatetime', 1, 1, fixed('datetime'));
+// dynamic
+def('array_length', 1, 1, fixed('long'));
+def('len', 1, 1, fixed('long'));
+def('pack_array', 0, MANY, fixed('dynamic'));
+def('bag_pack', 0, MANY, fixed('dynamic'));
+def('pack', 0, MANY, fixed('dynamic'), 'bag_pack');
+def('pack_dictionary', 0, MANY, fixed('dynamic'), 'bag_pack');
+def('array_concat', 1, MANY, fixed('dynamic'));
+def('array_reverse', 1, 1, fixed('dynamic'));
+def('array_sort_asc', 1, 2, fixed('dynamic'));
+def('array_sort_desc', 1, 2, fixed('dynamic'));
+def('array_sum', 1, 1, fixed('real'));
+def('array_slice', 3, 3, fixed('dynamic'));
+def('array_index_of', 2, 2, fixed('long'));
+def('set_union', 2, MANY, fixed('dynamic'));
+def('set_intersect', 2, MANY, fixed('dynamic'));
+def('set_difference', 2, MANY, fixed('dynamic'));
+def('set_has_element', 2, 2, fixed('bool'));
+def('bag_keys', 1, 1, fixed('dynamic'));
+def('bag_has_key', 2, 2, fixed('bool'));
+// hashes and ips
+for (const n of ['hash_md5', 'hash_sha1', 'hash_sha256', 'hash_sha512']) def(n, 1, 1, fixed('string'));
+def('ipv4_is_private', 1, 1, fixed('bool'));
+def('ipv4_is_in_range', 2, 2, fixed('bool'));
+def('ipv4_is_in_any_range', 2, MANY, fixed('bool'));
+def('parse_ipv4', 1, 1, fixed('long'));
+def('format_ipv4', 1, 1, fixed('string'));
+def('ingestion_time', 0, 0, fixed('datetime'));
+def('dynamic_to_json', 1, 1, fixed('string'));
+def('parse_urlquery', 1, 1, fixed('dynamic'));
+def('parse_csv', 1, 1, fixed('dynamic'));
+def('parse_path', 1, 1, fixed('dynamic'));
+def('translate', 3, 3, fixed('string'));
+def('trim_regex', 2, 2, fixed('string'));
+def('trim_start_regex', 2, 2, fixed('string'));
+def('trim_end_regex', 2, 2, fixed('string'));
+def('countof_regex', 2, 2, fixed('long'));
+def('indexof_regex', 2, 5, fixed('long'));
+def('strip_ansi_escapes', 1, 1, fixed('string'));
+def('unicode_codepoints_from_string', 1, 1, fixed('dynamic'));
+def('unicode_codepoints_to_string', 1, 1, fixed('string'));
+def('parse_bytes', 1, 2, fixed('long'));
+def('format_bytes', 1, 4, fixed('string'));
+def('ensure_field', 2, 2, (a) => a[1] ?? 'dynamic');
+def('array_rotate_left', 2, 2, fixed('dynamic'));
+def('array_rotate_right', 2, 2, fixed('dynamic'));
+def('array_shift_left', 2, 3, fixed('dynamic'));
+def('array_shift_right', 2, 3, fixed('dynamic'));
+def('array_split', 2, 2, fixed('dynamic'));
+def('bag_zip', 2, 2, fixed('dynamic'));
+def('ipv4_compare', 2, 3, fixed('long'));
+def('ipv4_is_match', 2, 3, fixed('bool'));
+def('ipv4_netmask_suffix', 1, 1, fixed('long'));
+def('has_ipv4', 2, 2, fixed('bool'));
+def('has_ipv4_prefix', 2, 2, fixed('bool'));
+def('column_ifexists', 2, 2, (a) => a[1] ?? 'dynamic');
+// internal: property / index access on dynamic values
+def('getprop', 2, 2, fixed('dynamic'));
+def('index', 2, 2, fixed('dynamic'));
+
+export const SCALAR_SIGNATURES: ReadonlyMap<string, ScalarSignature> = new Map(table.map((s) => [s.name, s]));
+
+/** The canonical name of a function (aliases resolved). */
+export function canonicalFunctionName(name: string): string {
+  return SCALAR_SIGNATURES.get(name)?.aliasOf ?? name;
+}

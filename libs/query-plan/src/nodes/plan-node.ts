@@ -1,0 +1,215 @@
+/**
+ * Logical plan nodes. Each node knows its output schema (ordered fields). Nodes are immutable values;
+ * optimizer rules build new trees.
+ */
+import type { AplType, ParsePart } from '@quarry/apl';
+import type { PExpr } from '../expr';
+import type { Field } from '../types';
+
+export interface NamedExpr {
+  name: string;
+  expr: PExpr;
+}
+
+export interface SortKeySpec {
+  expr: PExpr;
+  desc: boolean;
+  nullsFirst: boolean;
+}
+
+export interface AggregateCall {
+  fn: string;
+  args: PExpr[];
+  /** The `*if` predicate, separated from the value arguments. */
+  predicate: PExpr | null;
+  /** Output columns: one for most aggregates, several for `arg_max(expr, c1, c2)`. */
+  outputs: Field[];
+  /** Constant arguments (percentile ranks, dcount accuracy, list caps). */
+  params: unknown[];
+}
+
+/** Reads a dataset: rows with `startMs <= _time < endMs`, optionally only some columns and a filter. */
+export interface ScanNode {
+  kind: 'scan';
+  dataset: string;
+  schema: Field[];
+  startMs: number;
+  endMs: number;
+  /** Columns to read; null = all. */
+  columns: string[] | null;
+  /** Predicate evaluated inside the scan (after filter pushdown). */
+  filter: PExpr | null;
+}
+
+/** Inline rows (`datatable`, `print`, `getschema`). */
+export interface ValuesNode {
+  kind: 'values';
+  schema: Field[];
+  rows: PExpr[][];
+}
+
+export interface FilterNode {
+  kind: 'filter';
+  input: PlanNode;
+  predicate: PExpr;
+  schema: Field[];
+}
+
+export interface ExtendNode {
+  kind: 'extend';
+  input: PlanNode;
+  items: NamedExpr[];
+  schema: Field[];
+}
+
+export interface ProjectNode {
+  kind: 'project';
+  input: PlanNode;
+  items: NamedExpr[];
+  schema: Field[];
+}
+
+export interface AggregateNode {
+  kind: 'aggregate';
+  input: PlanNode;
+  keys: NamedExpr[];
+  aggs: AggregateCall[];
+  schema: Field[];
+  /** Set when the first key bins `_time`: bucket size in ms. */
+  timeBucketMs?: number;
+}
+
+export interface SortNode {
+  kind: 'sort';
+  input: PlanNode;
+  keys: SortKeySpec[];
+  schema: Field[];
+}
+
+export interface LimitNode {
+  kind: 'limit';
+  input: PlanNode;
+  count: number;
+  schema: Field[];
+  /** Added by the planner (default result cap), not written in the query. */
+  implicit?: boolean;
+}
+
+export interface TopNode {
+  kind: 'top';
+  input: PlanNode;
+  count: number;
+  keys: SortKeySpec[];
+  schema: Field[];
+  implicit?: boolean;
+}
+
+export interface MvExpandNode {
+  kind: 'mv-expand';
+  input: PlanNode;
+  column: string;
+  expr: PExpr;
+  toType?: AplType;
+  itemIndex?: string;
+  limit?: number;
+  schema: Field[];
+}
+
+export interface ParseNode {
+  kind: 'parse';
+  input: PlanNode;
+  source: PExpr;
+  parts: ParsePart[];
+  mode: 'simple' | 'relaxed' | 'regex';
+  dropUnmatched: boolean;
+  schema: Field[];
+}
+
+export interface JoinNode {
+  kind: 'join';
+  left: PlanNode;
+  right: PlanNode;
+  joinKind: string;
+  on: { left: string; right: string }[];
+  /** Output name of each right column that is kept (null = dropped, e.g. lookup keys). */
+  rightNames: (string | null)[];
+  schema: Field[];
+}
+
+export interface UnionNode {
+  kind: 'union';
+  inputs: PlanNode[];
+  /** Source names, for `withsource=`. */
+  sourceNames: string[];
+  withSource?: string;
+  schema: Field[];
+}
+
+/**
+ * `make-series`: aggregates per group and time bucket, then pivots each aggregate into an array with one
+ * element per bucket of `[startMs, endMs)` (missing buckets take the default). `startMs`/`endMs` null
+ * means "from the data". Output: keys, one array per aggregate, then the bucket timestamps array.
+ */
+export interface MakeSeriesNode {
+  kind: 'make-series';
+  input: PlanNode;
+  keys: NamedExpr[];
+  aggs: AggregateCall[];
+  defaults: unknown[];
+  time: PExpr;
+  timeName: string;
+  stepMs: number;
+  startMs: number | null;
+  endMs: number | null;
+  schema: Field[];
+}
+
+export type PlanNode =
+  | ScanNode
+  | ValuesNode
+  | FilterNode
+  | ExtendNode
+  | ProjectNode
+  | AggregateNode
+  | SortNode
+  | LimitNode
+  | TopNode
+  | MvExpandNode
+  | ParseNode
+  | JoinNode
+  | UnionNode
+  | MakeSeriesNode;
+
+/** The inputs of a node, in order. */
+export function childrenOf(node: PlanNode): PlanNode[] {
+  switch (node.kind) {
+    case 'scan':
+    case 'values':
+      return [];
+    case 'join':
+      return [node.left, node.right];
+    case 'union':
+      return node.inputs;
+    default:
+      return [node.input];
+  }
+}
+
+/** Rebuilds a node with new inputs (same order as `childrenOf`). */
+export function withChildren(node: PlanNode, children: PlanNode[]): PlanNode {
+  switch (node.kind) {
+    case 'scan':
+    case 'values':
+      return node;
+    case 'join':
+      return { ...node, left: children[0], right: children[1] };
+    case 'union':
+      return { ...node, inputs: children };
+    default:
+      return { ...node, input: children[0] } as PlanNode;
+  }
+}
+
+export function hasField(schema: Field[], name: string): boolean {
+  return schema.some((f) => f.name === name);
+}

@@ -1,0 +1,126 @@
+/**
+ * Property: any input text — random garbage or a mutated valid query — either runs or fails with a
+ * QuarryError of kind `invalid` (or `not_found` for a dataset name the mutation invented); never a
+ * TypeError or an internal error.
+ */
+import fc from 'fast-check';
+import { isQuarryError } from '@quarry/common';
+import { runApl, validateApl } from './run-apl';
+import { MemoryCatalog } from './testing/memory-catalog';
+
+const catalog = new MemoryCatalog(
+  {
+    ds: [
+      {
+        _time: '2024-05-01T00:10:00Z',
+        method: 'GET',
+        status: '200',
+        dur: 1.5,
+        tags: ['a'],
+        retry: 3,
+        geo: { city: 'Paris' },
+      },
+      { _time: '2024-05-01T00:20:00Z', method: 'POST', status: '500', dur: null, retry: 'x' },
+    ],
+  },
+  { batchSize: 1 },
+);
+
+const VALID = [
+  `ds | where status == "200" | summarize c = count() by method`,
+  `ds | extend x = strlen(method) + 1 | project x, method | take 5`,
+  `ds | where method in ("GET", "PUT") and dur between (1 .. 2) | sort by dur asc`,
+  `ds | summarize avg(dur), dcount(method), percentile(dur, 50) by bin(_time, 1h)`,
+  `let t = 5; ds | where toint(retry) < t | top 3 by _time`,
+  `print a = datetime(2024-05-01 10:00), b = dynamic({"k": [1, 2]}), c = 1h / 1m`,
+  `ds | where method has "x" or tags[0] == "a" | project-away dur`,
+  `ds | parse method with "G" rest | distinct rest`,
+];
+
+const TOKENS = [
+  '|',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '==',
+  '=',
+  '..',
+  'where',
+  'summarize',
+  'by',
+  'count()',
+  '1h',
+  'and',
+  ' ',
+  '//',
+  '\n',
+  '@',
+  '-',
+  '*',
+  'datetime(',
+  'dynamic(',
+  'in',
+  '!',
+  '~',
+  ';',
+  'let',
+  'x',
+  '1e',
+  '0.',
+];
+
+function outcomeOk(err: unknown): boolean {
+  return isQuarryError(err) && (err.kind === 'invalid' || err.kind === 'not_found');
+}
+
+async function check(text: string): Promise<void> {
+  try {
+    validateApl(text);
+  } catch (err) {
+    if (!outcomeOk(err)) throw new Error(`validateApl(${JSON.stringify(text)}) threw ${String(err)}`);
+  }
+  try {
+    await runApl(text, {
+      startMs: Date.UTC(2024, 4, 1),
+      endMs: Date.UTC(2024, 4, 2),
+      nowMs: Date.UTC(2024, 4, 2),
+      catalog,
+    });
+  } catch (err) {
+    if (!outcomeOk(err))
+      throw new Error(`runApl(${JSON.stringify(text)}) threw ${(err as Error)?.stack ?? String(err)}`);
+  }
+}
+
+describe('APL robustness', () => {
+  it('garbage input only produces invalid errors', async () => {
+    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 60 }), check), { numRuns: 2000 });
+  });
+
+  it('mutated valid queries only produce invalid errors', async () => {
+    const mutation = fc.record({
+      base: fc.constantFrom(...VALID),
+      at: fc.nat(),
+      cut: fc.nat({ max: 6 }),
+      insert: fc.array(fc.constantFrom(...TOKENS), { maxLength: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(mutation, async ({ base, at, cut, insert }) => {
+        const i = at % (base.length + 1);
+        await check(base.slice(0, i) + insert.join('') + base.slice(i + cut));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('valid seeds run', async () => {
+    for (const q of VALID)
+      await expect(
+        runApl(q, { startMs: Date.UTC(2024, 4, 1), endMs: Date.UTC(2024, 4, 2), nowMs: 0, catalog }),
+      ).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Golden files: test/golden/apl/*.apl → *.expected (text tables). `UPDATE_GOLDEN=1` rewrites the
+ * expected files; review the diff against the documented semantics before committing.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isQuarryError } from '@quarry/common';
+import { runApl } from './run-apl';
+import { MemoryCatalog } from './testing/memory-catalog';
+
+const DIR = join(__dirname, '../../../test/golden/apl');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+const events = readFileSync(join(DIR, 'events.ndjson'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Record<string, unknown>);
+const catalog = new MemoryCatalog({ ds: events }, { batchSize: 3, sysTimeMs: Date.UTC(2024, 5, 1) });
+
+async function render(query: string): Promise<string> {
+  try {
+    const out = await runApl(query, {
+      startMs: Date.UTC(2024, 4, 1),
+      endMs: Date.UTC(2024, 4, 2),
+      nowMs: Date.UTC(2024, 4, 2),
+      catalog,
+    });
+    const t = out.tables[0];
+    const lines = [t.fields.map((f) => `${f.name}:${f.type}`).join(', ')];
+    const n = t.columns[0]?.length ?? 0;
+    for (let i = 0; i < n; i++) lines.push(JSON.stringify(t.columns.map((c) => c[i])));
+    return lines.join('\n') + '\n';
+  } catch (err) {
+    if (isQuarryError(err)) return `error ${err.kind} ${err.code}\n`;
+    throw err;
+  }
+}
+
+describe('APL golden files', () => {
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.apl'));
+  it('has golden queries', () => expect(files.length).toBeGreaterThan(10));
+  for (const file of files) {
+    it(file, async () => {
+      const actual = await render(readFileSync(join(DIR, file), 'utf8'));
+      const expectedPath = join(DIR, file.replace(/\.apl$/, '.expected'));
+      if (UPDATE || !existsSync(expectedPath)) {
+        if (!UPDATE) throw new Error(`missing ${expectedPath}; run with UPDATE_GOLDEN=1`);
+        writeFileSync(expectedPath, actual);
+        return;
+      }
+      expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
+    });
+  }
+});

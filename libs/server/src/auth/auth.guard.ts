@@ -1,0 +1,61 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, internal } from '@quarry/common';
+import { ACCESS_RULE, AccessRule } from './access.decorator';
+import { AuthService } from './auth.service';
+import { hasDatasetCapability, hasOrgCapability } from './capabilities';
+import type { Principal } from './principal';
+
+const PRINCIPAL = Symbol('quarry.principal');
+
+/** The principal the guard resolved for this request. */
+export function principalOf(request: FastifyRequest): Principal {
+  const principal = (request as unknown as { [PRINCIPAL]?: Principal })[PRINCIPAL];
+  if (!principal) throw internal('no principal on request: route is missing an @Access rule');
+  return principal;
+}
+
+/** Authenticates every request and checks the route's declared capability. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!rule)
+      throw internal(`route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
+    if (rule.public) return true;
+
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const orgHeader = request.headers['x-axiom-org-id'];
+    const principal = await this.auth.authenticate(
+      request.headers.authorization,
+      Array.isArray(orgHeader) ? orgHeader[0] : orgHeader,
+      rule,
+    );
+    if (rule.org && !hasOrgCapability(principal.orgCapabilities, rule.org[0], rule.org[1])) {
+      throw forbidden(`this token lacks the ${rule.org[0]}|${rule.org[1]} capability`, {
+        code: 'auth_forbidden',
+      });
+    }
+    if (rule.dataset) {
+      const params = request.params as Record<string, string>;
+      const dataset = params[rule.dataset.param];
+      const { capability, action } = rule.dataset;
+      if (!hasDatasetCapability(principal.datasetCapabilities, dataset, capability, action)) {
+        throw forbidden(`this token lacks the ${capability}|${action} capability on dataset "${dataset}"`, {
+          code: 'auth_forbidden',
+        });
+      }
+    }
+    (request as unknown as { [PRINCIPAL]?: Principal })[PRINCIPAL] = principal;
+    return true;
+  }
+}

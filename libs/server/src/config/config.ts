@@ -1,0 +1,137 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { invalid } from '@quarry/common';
+
+/**
+ * Configuration comes from environment variables only, parsed once at start. Each variable has its
+ * default and help text next to it, and validation reports every bad variable at once.
+ */
+const ROLES = ['ingest', 'query', 'compactor', 'management'] as const;
+export type Role = (typeof ROLES)[number];
+
+const MiB = 1024 * 1024;
+
+const int = (min: number, max: number) =>
+  z.coerce.number().int(`must be an integer`).min(min, `must be >= ${min}`).max(max, `must be <= ${max}`);
+
+export const CONFIG_VARIABLES = {
+  PORT: { schema: int(0, 65535), default: '8080', help: 'HTTP port to listen on.' },
+  HOST: { schema: z.string().min(1), default: '0.0.0.0', help: 'Interface to listen on.' },
+  QUARRY_DATA_DIR: {
+    schema: z.string().min(1),
+    default: './data',
+    help: 'Directory for the ingest log, blocks and the embedded metastore.',
+  },
+  QUARRY_ROLES: {
+    schema: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(ROLES)).min(1, 'name at least one role')),
+    default: ROLES.join(','),
+    help: `Comma-separated roles this process runs (${ROLES.join(', ')}); the standalone server runs all.`,
+  },
+  QUARRY_BOOTSTRAP_TOKEN: {
+    schema: z
+      .string()
+      .regex(/^xaat-[A-Za-z0-9-]{8,200}$/, 'must look like xaat-<8 to 200 letters, digits or dashes>')
+      .optional(),
+    default: undefined,
+    help: 'Makes the bootstrap admin API token this known value (for scripts and CI).',
+  },
+  QUARRY_BOOTSTRAP_PAT: {
+    schema: z
+      .string()
+      .regex(/^xapt-[A-Za-z0-9-]{8,200}$/, 'must look like xapt-<8 to 200 letters, digits or dashes>')
+      .optional(),
+    default: undefined,
+    help: 'Makes the bootstrap personal access token this known value.',
+  },
+  QUARRY_MAX_BODY_BYTES: {
+    schema: int(1024, 1024 * MiB),
+    default: String(64 * MiB),
+    help: 'Largest request body accepted on the wire (compressed), in bytes; larger gets 413.',
+  },
+  QUARRY_COMPACT_INTERVAL_MS: {
+    schema: int(50, 3_600_000),
+    default: '2000',
+    help: 'How often the compactor turns the log tail into blocks, in milliseconds.',
+  },
+  QUARRY_COMPACT_MAX_TAIL_ROWS: {
+    schema: int(1, 100_000_000),
+    default: '200000',
+    help: 'Compact early once this many un-compacted rows are buffered.',
+  },
+  QUARRY_QUERY_DEFAULT_LIMIT: {
+    schema: int(1, 1_000_000),
+    default: '1000',
+    help: 'Rows returned by a raw-event query that sets no limit of its own.',
+  },
+  QUARRY_LOG_LEVEL: {
+    schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
+    default: 'log',
+    help: 'Server log level.',
+  },
+} as const;
+
+type Vars = typeof CONFIG_VARIABLES;
+
+export interface QuarryConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  roles: Role[];
+  bootstrapToken?: string;
+  bootstrapPat?: string;
+  maxBodyBytes: number;
+  compactIntervalMs: number;
+  compactMaxTailRows: number;
+  queryDefaultLimit: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+}
+
+/** Parses the environment; throws one `invalid` error listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(CONFIG_VARIABLES) as [keyof Vars, Vars[keyof Vars]][]) {
+    const raw = env[name] === undefined || env[name] === '' ? spec.default : env[name];
+    if (raw === undefined) continue;
+    const parsed = (spec.schema as z.ZodType).safeParse(raw);
+    if (parsed.success) values[name] = parsed.data;
+    else
+      problems.push(
+        `${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+      );
+  }
+  if (problems.length > 0) {
+    throw invalid(`invalid configuration:\n  ${problems.join('\n  ')}`, { code: 'config_invalid' });
+  }
+  return {
+    port: values.PORT as number,
+    host: values.HOST as string,
+    dataDir: path.resolve(values.QUARRY_DATA_DIR as string),
+    roles: values.QUARRY_ROLES as Role[],
+    bootstrapToken: values.QUARRY_BOOTSTRAP_TOKEN as string | undefined,
+    bootstrapPat: values.QUARRY_BOOTSTRAP_PAT as string | undefined,
+    maxBodyBytes: values.QUARRY_MAX_BODY_BYTES as number,
+    compactIntervalMs: values.QUARRY_COMPACT_INTERVAL_MS as number,
+    compactMaxTailRows: values.QUARRY_COMPACT_MAX_TAIL_ROWS as number,
+    queryDefaultLimit: values.QUARRY_QUERY_DEFAULT_LIMIT as number,
+    logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
+  };
+}
+
+/** Help text for `--help` and docs: every variable with its default. */
+export function configHelp(): string {
+  return Object.entries(CONFIG_VARIABLES)
+    .map(
+      ([name, spec]) =>
+        `  ${name}${spec.default !== undefined ? ` (default ${spec.default})` : ''}\n      ${spec.help}`,
+    )
+    .join('\n');
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { formatRfc3339, notFound, systemClock, type Clock } from '@quarry/common';
+import type { IngestStatus } from '@quarry/contracts';
+import {
+  decodeBody,
+  DEFAULT_INGEST_LIMITS,
+  parseEventLabels,
+  parseIngestBody,
+  processedBytesFor,
+} from '@quarry/ingest-core';
+import { encodeLogRecord } from '../storage/log-codec';
+import type { StorageRuntime } from '../storage/storage-runtime';
+import { STORAGE_RUNTIME } from '../storage/tokens';
+
+export interface IngestRequest {
+  dataset: string;
+  body: Buffer;
+  contentType?: string;
+  contentEncoding?: string;
+  timestampField?: string;
+  timestampFormat?: string;
+  csvDelimiter?: string;
+  csvFieldsHeader?: string;
+  labelsHeader?: string;
+}
+
+/**
+ * decode ▶ parse ▶ normalize ▶ append to the log (durable) ▶ make visible to queries ▶ answer.
+ * The status is returned only after the log acknowledged the fsync.
+ */
+@Injectable()
+export class IngestService {
+  private readonly clock: Clock = systemClock;
+
+  constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
+
+  async ingest(request: IngestRequest): Promise<IngestStatus> {
+    this.storage.assertReady();
+    const dataset = this.storage.registry.getByName(request.dataset);
+    if (!dataset) throw notFound(`dataset "${request.dataset}" not found`, { code: 'dataset_not_found' });
+
+    const labels = parseEventLabels(request.labelsHeader);
+    const decoded = await decodeBody(request.body, request.contentEncoding, DEFAULT_INGEST_LIMITS);
+    const nowMs = this.clock.nowMs();
+    const parsed = parseIngestBody(decoded, {
+      contentType: request.contentType,
+      timestampField: request.timestampField || undefined,
+      timestampFormat: request.timestampFormat || undefined,
+      csvDelimiter: request.csvDelimiter || undefined,
+      csvFields: request.csvFieldsHeader,
+      labels,
+      mapFields: dataset.mapFields,
+      nowMs,
+      limits: DEFAULT_INGEST_LIMITS,
+    });
+
+    if (parsed.events.length > 0) {
+      const record = { v: 1 as const, datasetId: dataset.id, sysTime: nowMs, events: parsed.events };
+      const [position] = await this.storage.log.append(dataset.id, [encodeLogRecord(record)]);
+      this.storage.tail.add({ ...position, datasetId: dataset.id, sysTime: nowMs, events: parsed.events });
+    }
+    const failedAt = formatRfc3339(nowMs);
+    return {
+      ingested: parsed.events.length,
+      failed: parsed.failures.length,
+      failures: parsed.failures.map((f) => ({ timestamp: failedAt, error: f.error })),
+      processedBytes: processedBytesFor(decoded, request.labelsHeader),
+      blocksCreated: 0,
+      walLength: parsed.events.length,
+    };
+  }
+}

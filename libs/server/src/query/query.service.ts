@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { forbidden, invalid, systemClock, type Clock } from '@quarry/common';
+import type { FieldSchema } from '@quarry/contracts';
+import { referencedDatasets, runApl } from '@quarry/query';
+import { hasDatasetCapability } from '../auth/capabilities';
+import type { Principal } from '../auth/principal';
+import type { StorageRuntime } from '../storage/storage-runtime';
+import { STORAGE_RUNTIME } from '../storage/tokens';
+import { parseAplRequest } from './query-request';
+import { formatLegacy, formatTabular, type ResultFormat } from './result-format';
+
+/** Runs APL for the HTTP endpoints: validate, authorize every dataset the query reads, execute, format. */
+@Injectable()
+export class QueryService {
+  private readonly clock: Clock = systemClock;
+
+  constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
+
+  async query(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+    const format = parseFormat(formatParam);
+    const nowMs = this.clock.nowMs();
+    const request = parseAplRequest(body, nowMs);
+    for (const dataset of referencedDatasets(request.apl)) {
+      if (!hasDatasetCapability(principal.datasetCapabilities, dataset, 'query', 'read')) {
+        throw forbidden(`this token lacks the query|read capability on dataset "${dataset}"`, {
+          code: 'auth_forbidden',
+        });
+      }
+    }
+    const started = process.hrtime.bigint();
+    const output = await runApl(request.apl, {
+      startMs: request.startMs,
+      endMs: request.endMs,
+      nowMs,
+      catalog: this.storage.catalog,
+      defaultLimit: this.storage.config.queryDefaultLimit,
+    });
+    const fieldsByDataset = new Map<string, FieldSchema[]>();
+    for (const name of output.datasetNames) {
+      const source = await this.storage.catalog.getDataset(name);
+      if (source) fieldsByDataset.set(name, await source.schema());
+    }
+    const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
+    const ctx = { request, output, elapsedMicros, fieldsByDataset };
+    return format === 'tabular' ? formatTabular(ctx) : formatLegacy(ctx);
+  }
+}
+
+function parseFormat(value: unknown): ResultFormat {
+  if (value === undefined || value === '' || value === 'legacy') return 'legacy';
+  if (value === 'tabular') return 'tabular';
+  throw invalid(`format must be "legacy" or "tabular", not ${JSON.stringify(value)}`, {
+    code: 'query_format_invalid',
+  });
+}

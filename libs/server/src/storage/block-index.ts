@@ -1,0 +1,29 @@
+import type { BlockRecord } from '@quarry/contracts';
+
+/**
+ * The registered blocks per dataset, mirrored in memory from the metastore. Updated synchronously right
+ * after a registration commits (see TailBuffer for why that matters).
+ */
+export class BlockIndex {
+  private readonly byDataset = new Map<string, BlockRecord[]>();
+
+  load(blocks: readonly BlockRecord[]): void {
+    for (const b of blocks) this.add([b]);
+  }
+
+  add(blocks: readonly BlockRecord[]): void {
+    for (const block of blocks) {
+      const list = this.byDataset.get(block.datasetId) ?? [];
+      if (!list.some((b) => b.id === block.id)) list.push(block);
+      this.byDataset.set(block.datasetId, list);
+    }
+  }
+
+  list(datasetId: string): readonly BlockRecord[] {
+    return [...(this.byDataset.get(datasetId) ?? [])];
+  }
+
+  dropDataset(datasetId: string): void {
+    this.byDataset.delete(datasetId);
+  }
+}

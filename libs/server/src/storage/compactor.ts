@@ -1,0 +1,191 @@
+import { Logger } from '@nestjs/common';
+import { encodeBlock } from '@quarry/block-format';
+import {
+  batchFromEvents,
+  blockIdFor,
+  wireTypeOfKind,
+  type BlockRecord,
+  type IngestLogRecord,
+  type NormalizedEvent,
+} from '@quarry/contracts';
+import type { IngestLog } from '@quarry/log';
+import type { Metastore } from '@quarry/metastore';
+import type { ObjectStore } from '@quarry/objstore';
+import type { AsyncMutex } from './async-mutex';
+import type { BlockIndex } from './block-index';
+import type { DatasetRegistry } from './dataset-registry';
+import type { TailBuffer } from './tail-buffer';
+import { decodeLogRecord } from './log-codec';
+
+const PARTITION = 0;
+const MAX_RECORDS_PER_FLUSH = 5_000;
+
+export interface CompactionResult {
+  records: number;
+  blocks: number;
+  rows: number;
+}
+
+/**
+ * Turns log records into immutable blocks: read from the committed offset, build one block per dataset,
+ * upload it, then register the blocks and the new offset in one metastore transaction, and only then
+ * drop the records from the tail and truncate the log. Block ids come from the log range, so replaying a
+ * range after a crash re-registers nothing and duplicates no row.
+ */
+export class Compactor {
+  private readonly logger = new Logger('compactor');
+  private nextOffset = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  consecutiveFailures = 0;
+
+  constructor(
+    private readonly log: IngestLog,
+    private readonly objects: ObjectStore,
+    private readonly metastore: Metastore,
+    private readonly registry: DatasetRegistry,
+    private readonly blocks: BlockIndex,
+    private readonly tail: TailBuffer,
+    private readonly lock: AsyncMutex,
+  ) {}
+
+  /** Loads the committed offset and replays the uncompacted log into the tail (read-your-writes after restart). */
+  async replay(): Promise<number> {
+    this.nextOffset = await this.metastore.blocks.committedOffset(PARTITION);
+    let offset = this.nextOffset;
+    let replayed = 0;
+    for (;;) {
+      const records = await this.log.read(PARTITION, offset, MAX_RECORDS_PER_FLUSH);
+      if (records.length === 0) break;
+      for (const record of records) {
+        const payload = decodeLogRecord(record.payload);
+        if (this.registry.getById(payload.datasetId)) {
+          this.tail.add({
+            partition: record.partition,
+            offset: record.offset,
+            datasetId: payload.datasetId,
+            sysTime: payload.sysTime,
+            events: payload.events,
+          });
+          replayed += payload.events.length;
+        }
+        offset = record.offset + 1;
+      }
+    }
+    return replayed;
+  }
+
+  start(intervalMs: number, maxTailRows: number): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.flush()
+        .catch((err) => {
+          this.consecutiveFailures++;
+          this.logger.error(
+            `compaction failed (${this.consecutiveFailures} in a row): ${(err as Error).stack ?? err}`,
+          );
+        })
+        .finally(() => {
+          if (this.stopped) return;
+          // Back off while failing (storage outage), up to a minute.
+          const delay =
+            this.consecutiveFailures > 0
+              ? Math.min(60_000, intervalMs * 2 ** this.consecutiveFailures)
+              : intervalMs;
+          this.timer = setTimeout(tick, this.tail.rows >= maxTailRows ? 0 : delay);
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running.catch(() => undefined);
+  }
+
+  /** Compacts everything currently in the log. */
+  async flush(): Promise<CompactionResult> {
+    const total: CompactionResult = { records: 0, blocks: 0, rows: 0 };
+    for (;;) {
+      const result = await this.lock.run(() => this.flushOnce());
+      if (result.records === 0) break;
+      total.records += result.records;
+      total.blocks += result.blocks;
+      total.rows += result.rows;
+    }
+    this.consecutiveFailures = 0;
+    return total;
+  }
+
+  private async flushOnce(): Promise<CompactionResult> {
+    const records = await this.log.read(PARTITION, this.nextOffset, MAX_RECORDS_PER_FLUSH);
+    if (records.length === 0) return { records: 0, blocks: 0, rows: 0 };
+    const firstOffset = records[0].offset;
+    const lastOffset = records[records.length - 1].offset;
+
+    const perDataset = new Map<string, { events: NormalizedEvent[]; sysTimes: number[] }>();
+    for (const record of records) {
+      const payload: IngestLogRecord = decodeLogRecord(record.payload);
+      if (!this.registry.getById(payload.datasetId)) continue; // dataset deleted since
+      const group = perDataset.get(payload.datasetId) ?? { events: [], sysTimes: [] };
+      for (const event of payload.events) {
+        group.events.push(event);
+        group.sysTimes.push(payload.sysTime);
+      }
+      perDataset.set(payload.datasetId, group);
+    }
+
+    const registered: BlockRecord[] = [];
+    const fieldUpdates: { datasetId: string; fields: { name: string; type: string }[] }[] = [];
+    let rows = 0;
+    for (const [datasetId, group] of perDataset) {
+      const order = sortByTime(group.events);
+      const events = order.map((i) => group.events[i]);
+      const sysTimes = order.map((i) => group.sysTimes[i]);
+      const batch = batchFromEvents(events, sysTimes);
+      const bytes = encodeBlock(batch);
+      const id = blockIdFor(datasetId, PARTITION, firstOffset, lastOffset);
+      const objectKey = `blocks/${datasetId}/${id}.qblk`;
+      await this.objects.put(objectKey, bytes);
+      registered.push({
+        id,
+        datasetId,
+        objectKey,
+        rowCount: batch.length,
+        sizeBytes: bytes.byteLength,
+        minTime: events.length ? events[0].time : 0,
+        maxTime: events.length ? events[events.length - 1].time : 0,
+        partition: PARTITION,
+        firstOffset,
+        lastOffset,
+        createdAt: new Date().toISOString(),
+      });
+      fieldUpdates.push({
+        datasetId,
+        fields: [...batch.columns].map(([name, column]) => ({ name, type: wireTypeOfKind(column.kind) })),
+      });
+      rows += batch.length;
+    }
+
+    // Field schemas first: merging is idempotent, so a crash before the registration below only repeats it.
+    for (const update of fieldUpdates)
+      await this.metastore.datasets.mergeFields(update.datasetId, update.fields);
+    await this.metastore.blocks.registerBlocks(registered, { partition: PARTITION, offset: lastOffset + 1 });
+    // Synchronous from here: the block index and the tail change together.
+    this.blocks.add(registered);
+    this.tail.dropThrough(PARTITION, lastOffset);
+    this.nextOffset = lastOffset + 1;
+
+    await this.log.truncateBefore(PARTITION, this.nextOffset);
+    return { records: records.length, blocks: registered.length, rows };
+  }
+}
+
+/** Indices of `events` in ascending `_time` order (blocks are sorted by time). */
+function sortByTime(events: readonly NormalizedEvent[]): number[] {
+  const order = events.map((_, i) => i);
+  order.sort((a, b) => events[a].time - events[b].time);
+  return order;
+}

@@ -1,0 +1,142 @@
+import { decodeBlock } from '@quarry/block-format';
+import {
+  selectRows,
+  SYS_TIME_FIELD,
+  TIME_FIELD,
+  wireTypeOfKind,
+  type Catalog,
+  type ColumnBatch,
+  type DatasetSource,
+  type FieldSchema,
+  type ScanRequest,
+  type ScanStats,
+} from '@quarry/contracts';
+import type { Metastore } from '@quarry/metastore';
+import type { ObjectStore } from '@quarry/objstore';
+import type { BlockIndex } from './block-index';
+import { ByteLru } from './byte-lru';
+import type { DatasetRegistry } from './dataset-registry';
+import { TailBuffer, type TailEntry } from './tail-buffer';
+
+const BLOCK_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The query engine's view of stored data: registered blocks read from the object store plus the
+ * not-yet-compacted tail, snapshotted together so every acknowledged event is seen exactly once.
+ */
+export class StorageCatalog implements Catalog {
+  private readonly blockBytes = new ByteLru<Uint8Array>(BLOCK_CACHE_BYTES);
+
+  constructor(
+    private readonly registry: DatasetRegistry,
+    private readonly blocks: BlockIndex,
+    private readonly tail: TailBuffer,
+    private readonly objects: ObjectStore,
+    private readonly metastore: Metastore,
+  ) {}
+
+  async getDataset(name: string): Promise<DatasetSource | null> {
+    const dataset = this.registry.getByName(name);
+    if (!dataset) return null;
+    return new StoredDatasetSource(name, dataset.id, this);
+  }
+
+  /** Synchronous snapshot of what a scan of `datasetId` will read. */
+  snapshot(datasetId: string) {
+    return { blocks: this.blocks.list(datasetId), tail: this.tail.snapshot(datasetId) };
+  }
+
+  async readBlock(objectKey: string): Promise<Uint8Array> {
+    const cached = this.blockBytes.get(objectKey);
+    if (cached) return cached;
+    const bytes = await this.objects.get(objectKey);
+    this.blockBytes.set(objectKey, bytes);
+    return bytes;
+  }
+
+  forgetBlock(objectKey: string): void {
+    this.blockBytes.delete(objectKey);
+  }
+
+  async storedFields(datasetId: string): Promise<FieldSchema[]> {
+    return this.metastore.datasets.listFields(datasetId);
+  }
+}
+
+class StoredDatasetSource implements DatasetSource {
+  constructor(
+    readonly name: string,
+    private readonly datasetId: string,
+    private readonly catalog: StorageCatalog,
+  ) {}
+
+  async schema(): Promise<FieldSchema[]> {
+    const types = new Map<string, Set<string>>();
+    const note = (name: string, type: string) => {
+      const set = types.get(name) ?? new Set<string>();
+      for (const t of type.split('|')) set.add(t);
+      types.set(name, set);
+    };
+    note(TIME_FIELD, 'datetime');
+    note(SYS_TIME_FIELD, 'datetime');
+    for (const field of await this.catalog.storedFields(this.datasetId)) note(field.name, field.type);
+    for (const entry of this.catalog.snapshot(this.datasetId).tail) {
+      for (const [name, column] of TailBuffer.batchOf(entry).columns) note(name, wireTypeOfKind(column.kind));
+    }
+    return [...types.entries()]
+      .map(([name, set]) => ({ name, type: [...set].sort().join('|') }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
+    const { blocks, tail } = this.catalog.snapshot(this.datasetId);
+    const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
+    for (const block of blocks) {
+      request.signal?.throwIfAborted();
+      if (block.maxTime < request.startMs || block.minTime >= request.endMs) continue;
+      noteBlock(request.stats, block.minTime, block.maxTime);
+      const bytes = await this.catalog.readBlock(block.objectKey);
+      const batch = restrictToWindow(decodeBlock(bytes, columns), request);
+      if (batch.length > 0) yield batch;
+    }
+    for (const entry of tail) {
+      if (entry.maxTime < request.startMs || entry.minTime >= request.endMs) continue;
+      noteBlock(request.stats, entry.minTime, entry.maxTime);
+      const batch = restrictToWindow(projectColumns(TailBuffer.batchOf(entry), columns), request);
+      if (batch.length > 0) yield batch;
+    }
+  }
+}
+
+function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
+  stats.blocksExamined++;
+  stats.blocksMatched++;
+  stats.minBlockTime = stats.minBlockTime === null ? minTime : Math.min(stats.minBlockTime, minTime);
+  stats.maxBlockTime = stats.maxBlockTime === null ? maxTime : Math.max(stats.maxBlockTime, maxTime);
+}
+
+function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBatch {
+  if (columns === null) return batch;
+  const out = new Map();
+  for (const name of columns) {
+    const column = batch.columns.get(name);
+    if (column) out.set(name, column);
+  }
+  return { length: batch.length, columns: out };
+}
+
+/** Keeps rows with startMs <= _time < endMs and counts them as examined. */
+function restrictToWindow(batch: ColumnBatch, request: ScanRequest): ColumnBatch {
+  const time = batch.columns.get(TIME_FIELD);
+  if (!time || time.kind !== 'datetime') return { length: 0, columns: new Map() };
+  const values = time.values;
+  const { startMs, endMs } = request;
+  let inside = 0;
+  for (let i = 0; i < batch.length; i++) if (values[i] >= startMs && values[i] < endMs) inside++;
+  request.stats.rowsExamined += inside;
+  if (inside === batch.length) return batch;
+  const selection = new Uint32Array(inside);
+  for (let i = 0, j = 0; i < batch.length; i++)
+    if (values[i] >= startMs && values[i] < endMs) selection[j++] = i;
+  return selectRows(batch, selection);
+}

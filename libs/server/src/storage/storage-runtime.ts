@@ -1,0 +1,96 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
+import { unavailable } from '@quarry/common';
+import { FileSegmentLog, type IngestLog } from '@quarry/log';
+import { Metastore } from '@quarry/metastore';
+import { FsObjectStore, type ObjectStore } from '@quarry/objstore';
+import type { QuarryConfig } from '../config/config';
+import { AsyncMutex } from './async-mutex';
+import { BlockIndex } from './block-index';
+import { Compactor } from './compactor';
+import { DatasetRegistry } from './dataset-registry';
+import { StorageCatalog } from './storage-catalog';
+import { TailBuffer } from './tail-buffer';
+
+/**
+ * Opens the embedded adapters behind the storage ports (segment log, local directory, PGlite) and the
+ * in-memory state built on them, and replays the uncompacted log. `ready` stays false until replay is done;
+ * ingest answers 503 until then, so nothing is acknowledged that a replay could lose.
+ */
+export class StorageRuntime {
+  private readonly logger = new Logger('storage');
+  ready = false;
+
+  private constructor(
+    readonly config: QuarryConfig,
+    readonly metastore: Metastore,
+    readonly log: IngestLog,
+    readonly objects: ObjectStore,
+    readonly registry: DatasetRegistry,
+    readonly blocks: BlockIndex,
+    readonly tail: TailBuffer,
+    readonly lock: AsyncMutex,
+    readonly compactor: Compactor,
+    readonly catalog: StorageCatalog,
+  ) {}
+
+  static async open(config: QuarryConfig): Promise<StorageRuntime> {
+    await fs.mkdir(config.dataDir, { recursive: true });
+    const metastore = await Metastore.open(path.join(config.dataDir, 'meta'));
+    const log = await FileSegmentLog.open(path.join(config.dataDir, 'log'));
+    const objects = await FsObjectStore.open(path.join(config.dataDir, 'objects'));
+    const registry = await DatasetRegistry.load(metastore);
+    const blocks = new BlockIndex();
+    for (const dataset of registry.list()) blocks.load(await metastore.blocks.listBlocks(dataset.id));
+    const tail = new TailBuffer();
+    const lock = new AsyncMutex();
+    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
+    const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    return new StorageRuntime(
+      config,
+      metastore,
+      log,
+      objects,
+      registry,
+      blocks,
+      tail,
+      lock,
+      compactor,
+      catalog,
+    );
+  }
+
+  /** Replays the log tail, then starts background compaction if this process runs the compactor role. */
+  async start(): Promise<void> {
+    const started = Date.now();
+    const replayed = await this.compactor.replay();
+    this.ready = true;
+    this.logger.log(`replayed ${replayed} uncompacted events from the log in ${Date.now() - started} ms`);
+    if (this.config.roles.includes('compactor')) {
+      this.compactor.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
+    }
+  }
+
+  assertReady(): void {
+    if (!this.ready)
+      throw unavailable('the server is starting (replaying the ingest log); retry shortly', {
+        retryAfterSeconds: 1,
+      });
+    const log = this.log.stats();
+    if (log.failed) {
+      throw unavailable(
+        `the ingest log failed and stopped accepting writes: ${log.failure ?? 'unknown error'}`,
+        {
+          retryAfterSeconds: 30,
+        },
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.compactor.stop();
+    await this.log.close();
+    await this.metastore.close();
+  }
+}

@@ -1,0 +1,1 @@
+ds | summarize c = count() by bin(_time, 1h) | sort by _time asc

@@ -1,0 +1,1 @@
+ds | where method =~ "get" | count

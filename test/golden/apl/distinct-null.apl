@@ -1,0 +1,1 @@
+ds | distinct method, city | sort by method asc, city asc

@@ -1,0 +1,1 @@
+ds | where Method == "GET"

@@ -1,0 +1,1 @@
+ds | where msg !has "user" | summarize count()

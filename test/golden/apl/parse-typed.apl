@@ -1,0 +1,1 @@
+ds | parse msg with * "key=" key:int | where isnotnull(key) | project key, msg

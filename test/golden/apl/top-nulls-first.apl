@@ -1,0 +1,2 @@
+// ascending puts nulls first
+ds | top 3 by dur asc | project dur, method
