@@ -3,7 +3,16 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'test/conformance/**', 'bench/out/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      'test/conformance/**',
+      'bench/out/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -14,8 +23,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@quarry/*/*'], message: 'Import another package only through its exports: @quarry/<name>.' },
-            { group: ['**/libs/*', '**/libs/*/**', '**/apps/*/**'], message: 'Import another package by its name.' },
+            {
+              group: ['@quarry/*/*'],
+              message: 'Import another package only through its exports: @quarry/<name>.',
+            },
+            {
+              group: ['**/libs/*', '**/libs/*/**', '**/apps/*/**'],
+              message: 'Import another package by its name.',
+            },
           ],
         },
       ],
@@ -23,7 +38,15 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

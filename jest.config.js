@@ -25,7 +25,11 @@ module.exports = {
   // HTTP suites start real servers; unit tests finish far below this.
   testTimeout: 120_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+    },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts'] },
   ],
 };

@@ -6,12 +6,44 @@
 //   import { generateEvents } from './generate.mjs'  (yields NDJSON lines)
 
 const METHODS = ['GET', 'GET', 'GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
-const STATUSES = ['200', '200', '200', '200', '200', '200', '201', '204', '301', '304', '400', '401', '403', '404', '404', '500', '502', '503'];
-const URIS = Array.from({ length: 200 }, (_, i) => `/api/v${1 + (i % 3)}/${['users', 'orders', 'items', 'cart', 'search', 'login', 'logout', 'health'][i % 8]}/${i}`);
+const STATUSES = [
+  '200',
+  '200',
+  '200',
+  '200',
+  '200',
+  '200',
+  '201',
+  '204',
+  '301',
+  '304',
+  '400',
+  '401',
+  '403',
+  '404',
+  '404',
+  '500',
+  '502',
+  '503',
+];
+const URIS = Array.from(
+  { length: 200 },
+  (_, i) =>
+    `/api/v${1 + (i % 3)}/${['users', 'orders', 'items', 'cart', 'search', 'login', 'logout', 'health'][i % 8]}/${i}`,
+);
 const GEO = [
-  ['New York', 'United States'], ['San Francisco', 'United States'], ['Berlin', 'Germany'], ['Paris', 'France'],
-  ['Tokyo', 'Japan'], ['London', 'United Kingdom'], ['São Paulo', 'Brazil'], ['Mumbai', 'India'], ['Sydney', 'Australia'],
-  ['Toronto', 'Canada'], ['Madrid', 'Spain'], ['Seoul', 'South Korea'],
+  ['New York', 'United States'],
+  ['San Francisco', 'United States'],
+  ['Berlin', 'Germany'],
+  ['Paris', 'France'],
+  ['Tokyo', 'Japan'],
+  ['London', 'United Kingdom'],
+  ['São Paulo', 'Brazil'],
+  ['Mumbai', 'India'],
+  ['Sydney', 'Australia'],
+  ['Toronto', 'Canada'],
+  ['Madrid', 'Spain'],
+  ['Seoul', 'South Korea'],
 ];
 const DATACENTERS = ['FRA', 'IAD', 'NRT', 'GRU', 'SYD', 'AMS', 'SFO', 'SIN'];
 const AGENTS = [
@@ -21,7 +53,28 @@ const AGENTS = [
   'curl/8.4.0',
   'Go-http-client/1.1',
 ];
-const WORDS = ['request', 'served', 'user', 'cache', 'miss', 'hit', 'upstream', 'latency', 'backend', 'retry', 'session', 'token', 'queue', 'worker', 'database', 'query', 'slow', 'ok', 'handled', 'connection'];
+const WORDS = [
+  'request',
+  'served',
+  'user',
+  'cache',
+  'miss',
+  'hit',
+  'upstream',
+  'latency',
+  'backend',
+  'retry',
+  'session',
+  'token',
+  'queue',
+  'worker',
+  'database',
+  'query',
+  'slow',
+  'ok',
+  'handled',
+  'connection',
+];
 
 export function mulberry32(seed) {
   let a = seed >>> 0;
@@ -35,7 +88,10 @@ export function mulberry32(seed) {
 }
 
 /** Yields `count` NDJSON lines; `_time` spreads over `spanMs` ending at `endMs`. */
-export function* generateEvents(count, { seed = 42, endMs = Date.UTC(2024, 4, 2), spanMs = 86_400_000 } = {}) {
+export function* generateEvents(
+  count,
+  { seed = 42, endMs = Date.UTC(2024, 4, 2), spanMs = 86_400_000 } = {},
+) {
   const rnd = mulberry32(seed);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const startMs = endMs - spanMs;
@@ -47,7 +103,13 @@ export function* generateEvents(count, { seed = 42, endMs = Date.UTC(2024, 4, 2)
     const roll = rnd();
     if (roll < 0.015) words.splice(3, 0, 'timeout');
     else if (roll < 0.025) words.splice(3, 0, pick(['Timeout', 'TIMEOUT', 'TimeOut']));
-    const id = Math.floor(rnd() * 0xffffffff).toString(16).padStart(8, '0') + Math.floor(rnd() * 0xffffffff).toString(16).padStart(8, '0');
+    const id =
+      Math.floor(rnd() * 0xffffffff)
+        .toString(16)
+        .padStart(8, '0') +
+      Math.floor(rnd() * 0xffffffff)
+        .toString(16)
+        .padStart(8, '0');
     yield JSON.stringify({
       _time: new Date(time).toISOString(),
       method: pick(METHODS),

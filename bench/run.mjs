@@ -39,14 +39,23 @@ export const QUERIES = [
 ];
 
 async function startServer() {
-  if (process.env.QUARRY_URL) return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
+  if (process.env.QUARRY_URL)
+    return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
   const main = path.join(HERE, '..', 'apps', 'standalone', 'dist', 'main.js');
-  if (!fs.existsSync(main)) throw new Error('run `npm run build` first (apps/standalone/dist/main.js is missing)');
+  if (!fs.existsSync(main))
+    throw new Error('run `npm run build` first (apps/standalone/dist/main.js is missing)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
   const token = 'xaat-bench-0000000000000001';
   const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, QUARRY_BOOTSTRAP_TOKEN: token, QUARRY_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_BOOTSTRAP_TOKEN: token,
+      QUARRY_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -114,11 +123,14 @@ async function main() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`ingest: ${ingested} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ` +
-      `${Math.round(ingested / seconds).toLocaleString('en')} events/s, ${(rawBytes / 1e6 / seconds).toFixed(1)} MB/s ` +
-      `(batch ${BATCH}, concurrency ${CONCURRENCY}, durable: fsync before each 200)`);
+    console.log(
+      `ingest: ${ingested} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ` +
+        `${Math.round(ingested / seconds).toLocaleString('en')} events/s, ${(rawBytes / 1e6 / seconds).toFixed(1)} MB/s ` +
+        `(batch ${BATCH}, concurrency ${CONCURRENCY}, durable: fsync before each 200)`,
+    );
 
-    const body = (apl) => JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' });
+    const body = (apl) =>
+      JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' });
     console.log(`\n| query | median ms (${REPS} runs) | rows examined |\n|---|---:|---:|`);
     for (const [name, apl] of QUERIES) {
       const times = [];

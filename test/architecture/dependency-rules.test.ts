@@ -39,7 +39,8 @@ describe('dependency rules', () => {
           const rel = path.relative(ROOT, file);
           if (target.split('/').length > 2) problems.push(`${rel}: deep import ${target}`);
           const name = target.split('/').slice(0, 2).join('/');
-          if (name !== pkg.name && !pkg.deps.includes(name)) problems.push(`${rel}: imports undeclared ${name}`);
+          if (name !== pkg.name && !pkg.deps.includes(name))
+            problems.push(`${rel}: imports undeclared ${name}`);
         }
       }
     }

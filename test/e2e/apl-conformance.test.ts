@@ -31,11 +31,17 @@ describe('APL conformance corpus over HTTP', () => {
       if (err.stdout === undefined) throw err;
       return { stdout: err.stdout };
     });
-    const failures = [...stdout.matchAll(/^FAIL (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({ id: m[1], tier: m[2], reason: m[3] }));
+    const failures = [...stdout.matchAll(/^FAIL (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({
+      id: m[1],
+      tier: m[2],
+      reason: m[3],
+    }));
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(stdout);
     expect(summary).not.toBeNull();
 
-    const known: Record<string, string> = JSON.parse(fs.readFileSync(path.join(CORPUS, 'known-failures.json'), 'utf8'));
+    const known: Record<string, string> = JSON.parse(
+      fs.readFileSync(path.join(CORPUS, 'known-failures.json'), 'utf8'),
+    );
     expect(failures.filter((f) => f.tier === 'core')).toEqual([]);
     expect(failures.filter((f) => !(f.id in known))).toEqual([]);
     process.stdout.write(`APL conformance over HTTP: ${summary![0]}\n`);

@@ -1,5 +1,5 @@
 import { sha256Hex } from '@quarry/common';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { fetchJson, startTestServer, type TestServer } from '../support/test-server';
 
 /** Authentication and capability checks on the foundation's endpoints. */
 describe('auth', () => {
@@ -12,7 +12,12 @@ describe('auth', () => {
     await server.request('POST', '/v2/datasets', { body: { name: 'auth-a' } });
     await server.request('POST', '/v2/datasets', { body: { name: 'auth-b' } });
     const { metastore } = server.quarry.storage;
-    const base = { kind: 'api' as const, description: '', userId: server.quarry.identity.userId, viewCapabilities: {} };
+    const base = {
+      kind: 'api' as const,
+      description: '',
+      userId: server.quarry.identity.userId,
+      viewCapabilities: {},
+    };
     await metastore.tokens.create({
       ...base,
       name: 'ingest into auth-a only',
@@ -35,7 +40,7 @@ describe('auth', () => {
   });
 
   const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    fetchJson(`${server.url}${path}`, {
       method,
       headers: { 'Content-Type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -58,8 +63,12 @@ describe('auth', () => {
     const pat = { Authorization: `Bearer ${server.pat}`, 'X-Axiom-Org-Id': server.orgId };
     expect((await call('POST', '/v1/ingest/auth-a', pat, [{ a: 1 }])).status).toBe(403);
     expect((await call('POST', '/v1/datasets/auth-a/ingest', pat, [{ a: 1 }])).status).toBe(403);
-    expect((await call('POST', '/v1/query/_apl?format=tabular', pat, { apl: "['auth-a']" })).status).toBe(403);
-    expect((await call('POST', '/v1/datasets/_apl?format=tabular', pat, { apl: "['auth-a'] | count" })).status).toBe(200);
+    expect((await call('POST', '/v1/query/_apl?format=tabular', pat, { apl: "['auth-a']" })).status).toBe(
+      403,
+    );
+    expect(
+      (await call('POST', '/v1/datasets/_apl?format=tabular', pat, { apl: "['auth-a'] | count" })).status,
+    ).toBe(200);
     expect((await call('GET', '/v2/datasets', pat)).status).toBe(200);
     // PATs must name the org, except on the current-user endpoint.
     expect((await call('GET', '/v2/datasets', { Authorization: `Bearer ${server.pat}` })).status).toBe(403);
@@ -73,7 +82,9 @@ describe('auth', () => {
     const other = await call('POST', '/v1/ingest/auth-b', limited, [{ a: 1 }]);
     expect(other.status).toBe(403);
     expect((await other.json()).message).toMatch(/ingest\|create.*auth-b/);
-    expect((await call('POST', '/v1/query/_apl?format=tabular', limited, { apl: "['auth-a'] | count" })).status).toBe(403);
+    expect(
+      (await call('POST', '/v1/query/_apl?format=tabular', limited, { apl: "['auth-a'] | count" })).status,
+    ).toBe(403);
     expect((await call('GET', '/v2/datasets', limited)).status).toBe(403);
     expect((await call('POST', '/v2/datasets', limited, { name: 'nope' })).status).toBe(403);
     expect((await call('DELETE', '/v2/datasets/auth-a', limited)).status).toBe(403);
@@ -81,7 +92,12 @@ describe('auth', () => {
 
   it('serves the current user to API tokens and PATs', async () => {
     const res = await call('GET', '/v2/user', { Authorization: `Bearer ${server.token}` });
-    expect(await res.json()).toEqual({ id: expect.any(String), name: 'admin', email: expect.any(String), role: { id: 'owner', name: 'owner' } });
+    expect(await res.json()).toEqual({
+      id: expect.any(String),
+      name: 'admin',
+      email: expect.any(String),
+      role: { id: 'owner', name: 'owner' },
+    });
   });
 
   it('keeps health probes public and unknown routes JSON 404s', async () => {

@@ -22,14 +22,30 @@ describe('@axiomhq/js round trip', () => {
     expect((await axiom.datasets.get(dataset)).description).toBe('from @axiomhq/js');
     expect((await axiom.datasets.list()).map((d) => d.name)).toContain(dataset);
 
-    axiom.ingest(dataset, [{ source: 'batched', n: 1 }, { source: 'batched', n: 2 }]);
+    axiom.ingest(dataset, [
+      { source: 'batched', n: 1 },
+      { source: 'batched', n: 2 },
+    ]);
     await axiom.flush();
-    const direct = new AxiomWithoutBatching({ token: server.token, url: server.url, onError: (e) => errors.push(e) });
+    const direct = new AxiomWithoutBatching({
+      token: server.token,
+      url: server.url,
+      onError: (e) => errors.push(e),
+    });
     const status = await direct.ingest(dataset, [{ source: 'direct', n: 3, nested: { deep: true } }]);
-    expect(status).toEqual({ ingested: 1, failed: 0, failures: [], processedBytes: expect.any(Number), blocksCreated: 0, walLength: 1 });
+    expect(status).toEqual({
+      ingested: 1,
+      failed: 0,
+      failures: [],
+      processedBytes: expect.any(Number),
+      blocksCreated: 0,
+      walLength: 1,
+    });
     expect(errors).toEqual([]);
 
-    const tabular = await axiom.query(`['${dataset}'] | summarize total = sum(n) by source | order by source asc`);
+    const tabular = await axiom.query(
+      `['${dataset}'] | summarize total = sum(n) by source | order by source asc`,
+    );
     const rows = [...tabular.tables[0].events()];
     expect(rows).toEqual([
       { source: 'batched', total: 3 },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fetchJson } from '../support/test-server';
 
 const MAIN = path.join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
 const TOKEN = 'xaat-crash-test-000000000001';
@@ -47,7 +48,7 @@ describe('crash and restart', () => {
   }
 
   const api = (method: string, p: string, body?: unknown) =>
-    fetch(`http://127.0.0.1:${port}${p}`, {
+    fetchJson(`http://127.0.0.1:${port}${p}`, {
       method,
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -93,6 +94,8 @@ describe('crash and restart', () => {
     const lost = acked.filter((key) => !found.has(key));
     const duplicated = [...found].filter(([, n]) => n > 1);
     expect({ lost: lost.length, duplicated: duplicated.length }).toEqual({ lost: 0, duplicated: 0 });
-    process.stdout.write(`crash test: ${acked.length} acknowledged events, all present exactly once after SIGKILL\n`);
+    process.stdout.write(
+      `crash test: ${acked.length} acknowledged events, all present exactly once after SIGKILL\n`,
+    );
   });
 });

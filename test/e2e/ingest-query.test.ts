@@ -19,7 +19,9 @@ describe('ingest and query over HTTP', () => {
   }
 
   async function apl(apl: string, format = 'tabular', extra: Record<string, unknown> = {}) {
-    const res = await server.request('POST', `/v1/datasets/_apl?format=${format}`, { body: { apl, ...extra } });
+    const res = await server.request('POST', `/v1/datasets/_apl?format=${format}`, {
+      body: { apl, ...extra },
+    });
     const body = await res.json();
     return { status: res.status, body };
   }
@@ -50,7 +52,8 @@ describe('ingest and query over HTTP', () => {
 
   it('ingests NDJSON with the exact status and answers the very next query', async () => {
     await createDataset('e2e-ndjson');
-    const body = '{"_time":"2024-05-01T00:00:01Z","a":1,"nested":{"b":"x"}}\n{"_time":"2024-05-01T00:00:02Z","a":2}\n';
+    const body =
+      '{"_time":"2024-05-01T00:00:01Z","a":1,"nested":{"b":"x"}}\n{"_time":"2024-05-01T00:00:02Z","a":2}\n';
     const res = await server.request('POST', '/v1/ingest/e2e-ndjson', {
       body,
       headers: { 'Content-Type': 'application/x-ndjson' },
@@ -82,7 +85,10 @@ describe('ingest and query over HTTP', () => {
   it('ingests a JSON array, CSV, gzip and labels', async () => {
     await createDataset('e2e-formats');
     const json = await server.request('POST', '/v1/datasets/e2e-formats/ingest', {
-      body: [{ kind: 'array', n: 1 }, { kind: 'array', n: 2 }],
+      body: [
+        { kind: 'array', n: 1 },
+        { kind: 'array', n: 2 },
+      ],
     });
     expect((await json.json()).ingested).toBe(2);
 
@@ -97,7 +103,11 @@ describe('ingest and query over HTTP', () => {
     const raw = '{"kind":"gzip","n":5}';
     const gz = await server.request('POST', '/v1/ingest/e2e-formats', {
       body: gzipSync(raw),
-      headers: { 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'X-Axiom-Event-Labels': labels },
+      headers: {
+        'Content-Type': 'application/x-ndjson',
+        'Content-Encoding': 'gzip',
+        'X-Axiom-Event-Labels': labels,
+      },
     });
     expect(await gz.json()).toMatchObject({ ingested: 1, processedBytes: raw.length + labels.length });
 
@@ -119,7 +129,10 @@ describe('ingest and query over HTTP', () => {
     expect(status.ingested).toBe(1);
     expect(status.failed).toBe(2);
     expect(status.failures).toHaveLength(2);
-    expect(status.failures[0]).toEqual({ timestamp: expect.any(String), error: expect.stringMatching(/line 2/) });
+    expect(status.failures[0]).toEqual({
+      timestamp: expect.any(String),
+      error: expect.stringMatching(/line 2/),
+    });
 
     const broken = await server.request('POST', '/v1/ingest/e2e-bad', {
       body: '[{"a":1},',
@@ -135,7 +148,9 @@ describe('ingest and query over HTTP', () => {
 
   it('answers the legacy format with matches and buckets', async () => {
     await createDataset('e2e-legacy');
-    await server.request('POST', '/v1/ingest/e2e-legacy', { body: [{ m: 'GET' }, { m: 'GET' }, { m: 'POST' }] });
+    await server.request('POST', '/v1/ingest/e2e-legacy', {
+      body: [{ m: 'GET' }, { m: 'GET' }, { m: 'POST' }],
+    });
     const raw = await apl("['e2e-legacy']", 'legacy');
     expect(raw.status).toBe(200);
     expect(raw.body.format).toBe('legacy');
@@ -149,9 +164,13 @@ describe('ingest and query over HTTP', () => {
     const agg = await apl("['e2e-legacy'] | summarize n = count() by m", 'legacy');
     const totals = agg.body.buckets.totals;
     expect(totals).toHaveLength(2);
-    expect(totals.find((t: { group: { m: string } }) => t.group.m === 'GET').aggregations).toEqual([{ op: 'n', value: 2 }]);
+    expect(totals.find((t: { group: { m: string } }) => t.group.m === 'GET').aggregations).toEqual([
+      { op: 'n', value: 2 },
+    ]);
     // legacy is the default format
-    const res = await server.request('POST', '/v1/datasets/_apl', { body: { apl: "['e2e-legacy'] | count" } });
+    const res = await server.request('POST', '/v1/datasets/_apl', {
+      body: { apl: "['e2e-legacy'] | count" },
+    });
     expect((await res.json()).format).toBe('legacy');
   });
 

@@ -6,6 +6,13 @@ import { loadConfig, startQuarry, type QuarryApp } from '@quarry/server';
 export const TEST_TOKEN = 'xaat-00000000-test-0000-0000-000000000001';
 export const TEST_PAT = 'xapt-00000000-test-0000-0000-000000000002';
 
+/** A fetch Response whose JSON body tests may index freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
+/** `fetch` typed for tests that read JSON bodies. */
+export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> => fetch(url, init);
+
 export interface TestServer {
   url: string;
   token: string;
@@ -14,12 +21,19 @@ export interface TestServer {
   dataDir: string;
   quarry: QuarryApp;
   /** fetch against the server with the admin API token unless headers say otherwise. */
-  request(method: string, pathAndQuery: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    method: string,
+    pathAndQuery: string,
+    init?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<JsonResponse>;
   close(): Promise<void>;
 }
 
 /** Starts the standalone server in this process on a random port with real embedded storage in a temp dir. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir?: string,
+): Promise<TestServer> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-e2e-'));
   const config = loadConfig({
     PORT: '0',
@@ -40,9 +54,13 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     dataDir: dir,
     quarry,
     request(method, pathAndQuery, init = {}) {
-      const headers: Record<string, string> = { Authorization: `Bearer ${TEST_TOKEN}`, ...(init.headers ?? {}) };
-      let body: BodyInit | undefined;
-      if (init.body instanceof Uint8Array || typeof init.body === 'string') body = init.body as BodyInit;
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${TEST_TOKEN}`,
+        ...(init.headers ?? {}),
+      };
+      let body: string | Uint8Array | undefined;
+      if (init.body instanceof Uint8Array || typeof init.body === 'string')
+        body = init.body as string | Uint8Array;
       else if (init.body !== undefined) {
         body = JSON.stringify(init.body);
         headers['Content-Type'] ??= 'application/json';
@@ -58,7 +76,10 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
 }
 
 /** Converts a tabular table to row objects (like the JS client's `events()`). */
-export function rowsOf(table: { fields: { name: string }[]; columns: unknown[][] }): Record<string, unknown>[] {
+export function rowsOf(table: {
+  fields: { name: string }[];
+  columns: unknown[][];
+}): Record<string, unknown>[] {
   const n = table.columns.length ? table.columns[0].length : 0;
   const rows: Record<string, unknown>[] = [];
   for (let r = 0; r < n; r++) {

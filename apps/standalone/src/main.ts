@@ -24,9 +24,14 @@ async function main(): Promise<void> {
     `  organization id:       ${identity.orgId}`,
   ];
   if (identity.createdApiToken) lines.push(`  admin API token:       ${identity.createdApiToken}`);
-  if (identity.createdPersonalToken) lines.push(`  personal access token: ${identity.createdPersonalToken}  (send X-Axiom-Org-Id: ${identity.orgId})`);
+  if (identity.createdPersonalToken)
+    lines.push(
+      `  personal access token: ${identity.createdPersonalToken}  (send X-Axiom-Org-Id: ${identity.orgId})`,
+    );
   if (!identity.createdApiToken && !config.bootstrapToken) {
-    lines.push('  tokens were printed at first start; set QUARRY_BOOTSTRAP_TOKEN=xaat-... to register a known one');
+    lines.push(
+      '  tokens were printed at first start; set QUARRY_BOOTSTRAP_TOKEN=xaat-... to register a known one',
+    );
   } else if (config.bootstrapToken) {
     lines.push('  admin API token:       the value of QUARRY_BOOTSTRAP_TOKEN');
   }
@@ -56,6 +61,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Quarry failed to start: ${isQuarryError(err) ? err.message : ((err as Error).stack ?? String(err))}\n`);
+  process.stderr.write(
+    `Quarry failed to start: ${isQuarryError(err) ? err.message : ((err as Error).stack ?? String(err))}\n`,
+  );
   process.exit(1);
 });

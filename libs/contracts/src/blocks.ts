@@ -18,6 +18,11 @@ export interface BlockRecord {
 }
 
 /** Deterministic block id: a replay of the same log range yields the same id, so registration is idempotent. */
-export function blockIdFor(datasetId: string, partition: number, firstOffset: number, lastOffset: number): string {
+export function blockIdFor(
+  datasetId: string,
+  partition: number,
+  firstOffset: number,
+  lastOffset: number,
+): string {
   return `${datasetId}.p${partition}.${firstOffset}-${lastOffset}`;
 }

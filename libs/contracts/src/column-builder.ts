@@ -1,4 +1,12 @@
-import type { BoolColumn, Column, ColumnBatch, ColumnKind, DynamicColumn, NumericColumn, StringColumn } from './columns';
+import type {
+  BoolColumn,
+  Column,
+  ColumnBatch,
+  ColumnKind,
+  DynamicColumn,
+  NumericColumn,
+  StringColumn,
+} from './columns';
 import { SYS_TIME_FIELD, TIME_FIELD } from './columns';
 import type { NormalizedEvent } from './events';
 
@@ -120,7 +128,10 @@ export function valueAt(column: Column, i: number): unknown {
  * Builds a batch from normalized events: `_time` and `_sysTime` as datetime columns, every other field
  * with its inferred kind.
  */
-export function batchFromEvents(events: readonly NormalizedEvent[], sysTimes: number | readonly number[]): ColumnBatch {
+export function batchFromEvents(
+  events: readonly NormalizedEvent[],
+  sysTimes: number | readonly number[],
+): ColumnBatch {
   const n = events.length;
   const time = new Float64Array(n);
   const sys = new Float64Array(n);

@@ -54,7 +54,8 @@ export const SYS_TIME_FIELD = '_sysTime';
  * Type names used on the wire (`fields[].type` in tabular results, dataset field schemas). These are
  * Axiom's storage type names, not APL type names.
  */
-export type WireType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'timespan' | 'array' | 'map' | string;
+export type WireType =
+  'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'timespan' | 'array' | 'map' | string;
 
 export function wireTypeOfKind(kind: ColumnKind): WireType {
   switch (kind) {

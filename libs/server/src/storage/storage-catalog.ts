@@ -16,7 +16,7 @@ import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
 import { ByteLru } from './byte-lru';
 import type { DatasetRegistry } from './dataset-registry';
-import { TailBuffer, type TailEntry } from './tail-buffer';
+import { TailBuffer } from './tail-buffer';
 
 const BLOCK_CACHE_BYTES = 256 * 1024 * 1024;
 
