@@ -2,3 +2,4 @@ export * from './http-status';
 export * from './error.filter';
 export * from './trace-id';
 export * from './raw-body';
+export * from './quarry-logger';

@@ -3,7 +3,7 @@ import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastify from 'fastify';
-import { QuarryErrorFilter, registerRawBodyParser } from '@quarry/nest-kit';
+import { QuarryErrorFilter, QuarryLogger, registerRawBodyParser } from '@quarry/nest-kit';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthService } from './auth/auth.service';
 import { bootstrapIdentity, type BootstrapResult } from './auth/bootstrap';
@@ -42,7 +42,8 @@ export interface QuarryApp {
 
 /** Opens storage, bootstraps identity, replays the log and starts serving HTTP. */
 export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
-  Logger.overrideLogger(levelsFrom(config.logLevel));
+  const logger = new QuarryLogger(levelsFrom(config.logLevel));
+  Logger.overrideLogger(logger);
   const storage = await StorageRuntime.open(config);
   const identity = await bootstrapIdentity(storage.metastore, config);
   // The raw-body parser must be in place before Nest registers routes: Fastify copies parsers into each
@@ -54,7 +55,7 @@ export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
     QuarryModule.forRoles(config, storage),
     adapter,
     {
-      logger: levelsFrom(config.logLevel),
+      logger,
       // Bodies are read as raw bytes by our own parser (registerRawBodyParser).
       bodyParser: false,
     },

@@ -10,6 +10,7 @@ import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
 import { Compactor } from './compactor';
 import { DatasetRegistry } from './dataset-registry';
+import { DataDirLock } from './data-dir-lock';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
 
@@ -33,10 +34,12 @@ export class StorageRuntime {
     readonly lock: AsyncMutex,
     readonly compactor: Compactor,
     readonly catalog: StorageCatalog,
+    private readonly lockFile: DataDirLock,
   ) {}
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
     await fs.mkdir(config.dataDir, { recursive: true });
+    const lockFile = DataDirLock.acquire(config.dataDir);
     const metastore = await Metastore.open(path.join(config.dataDir, 'meta'));
     const log = await FileSegmentLog.open(path.join(config.dataDir, 'log'));
     const objects = await FsObjectStore.open(path.join(config.dataDir, 'objects'));
@@ -58,6 +61,7 @@ export class StorageRuntime {
       lock,
       compactor,
       catalog,
+      lockFile,
     );
   }
 
@@ -92,5 +96,6 @@ export class StorageRuntime {
     await this.compactor.stop();
     await this.log.close();
     await this.metastore.close();
+    this.lockFile.release();
   }
 }
