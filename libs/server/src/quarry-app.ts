@@ -9,6 +9,8 @@ import { AuthService } from './auth/auth.service';
 import { bootstrapIdentity, type BootstrapResult } from './auth/bootstrap';
 import type { QuarryConfig } from './config/config';
 import { HealthController } from './health/health.controller';
+import { QuarryMetrics } from './observability/metrics';
+import { MetricsController } from './observability/metrics.controller';
 import { ROLE_REGISTRY } from './role-registry';
 import { StorageRuntime } from './storage/storage-runtime';
 import { QUARRY_CONFIG, STORAGE_RUNTIME } from './storage/tokens';
@@ -19,10 +21,11 @@ class QuarryModule {
     const roles = config.roles.map((role) => ROLE_REGISTRY[role]);
     return {
       module: QuarryModule,
-      controllers: [HealthController, ...roles.flatMap((r) => r.controllers)],
+      controllers: [HealthController, MetricsController, ...roles.flatMap((r) => r.controllers)],
       providers: [
         { provide: QUARRY_CONFIG, useValue: config },
         { provide: STORAGE_RUNTIME, useValue: storage },
+        { provide: QuarryMetrics, useValue: new QuarryMetrics(storage) },
         AuthService,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: QuarryErrorFilter },

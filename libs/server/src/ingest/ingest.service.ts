@@ -8,6 +8,7 @@ import {
   parseIngestBody,
   processedBytesFor,
 } from '@quarry/ingest-core';
+import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import { encodeLogRecord } from '../storage/log-codec';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -32,9 +33,26 @@ export interface IngestRequest {
 export class IngestService {
   private readonly clock: Clock = systemClock;
 
-  constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
+  constructor(
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+    private readonly metrics: QuarryMetrics,
+  ) {}
 
   async ingest(request: IngestRequest): Promise<IngestStatus> {
+    try {
+      const status = await this.ingestOnce(request);
+      this.metrics.ingestRequests.inc({ outcome: 'ok' });
+      this.metrics.ingestEvents.inc({ result: 'ingested' }, status.ingested);
+      this.metrics.ingestEvents.inc({ result: 'failed' }, status.failed);
+      this.metrics.ingestBytes.inc(status.processedBytes);
+      return status;
+    } catch (err) {
+      this.metrics.ingestRequests.inc({ outcome: outcomeOf(err) });
+      throw err;
+    }
+  }
+
+  private async ingestOnce(request: IngestRequest): Promise<IngestStatus> {
     this.storage.assertReady();
     const dataset = this.storage.registry.getByName(request.dataset);
     if (!dataset) throw notFound(`dataset "${request.dataset}" not found`, { code: 'dataset_not_found' });

@@ -3,6 +3,7 @@ import { forbidden, invalid, systemClock, type Clock } from '@quarry/common';
 import type { FieldSchema } from '@quarry/contracts';
 import { referencedDatasets, runApl } from '@quarry/query';
 import { hasDatasetCapability } from '../auth/capabilities';
+import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import type { Principal } from '../auth/principal';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -14,9 +15,25 @@ import { formatLegacy, formatTabular, type ResultFormat } from './result-format'
 export class QueryService {
   private readonly clock: Clock = systemClock;
 
-  constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
+  constructor(
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+    private readonly metrics: QuarryMetrics,
+  ) {}
 
   async query(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+    const started = process.hrtime.bigint();
+    try {
+      const result = await this.queryOnce(body, formatParam, principal);
+      this.metrics.queryRequests.inc({ outcome: 'ok' });
+      this.metrics.queryDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      return result;
+    } catch (err) {
+      this.metrics.queryRequests.inc({ outcome: outcomeOf(err) });
+      throw err;
+    }
+  }
+
+  private async queryOnce(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
     const format = parseFormat(formatParam);
     const nowMs = this.clock.nowMs();
     const request = parseAplRequest(body, nowMs);
@@ -35,6 +52,7 @@ export class QueryService {
       catalog: this.storage.catalog,
       defaultLimit: this.storage.config.queryDefaultLimit,
     });
+    this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();
     for (const name of output.datasetNames) {
       const source = await this.storage.catalog.getDataset(name);

@@ -39,6 +39,8 @@ export class Compactor {
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
   consecutiveFailures = 0;
+  /** Work done since start, for metrics. */
+  readonly totals = { records: 0, blocks: 0, rows: 0 };
 
   constructor(
     private readonly log: IngestLog,
@@ -114,6 +116,9 @@ export class Compactor {
       total.records += result.records;
       total.blocks += result.blocks;
       total.rows += result.rows;
+      this.totals.records += result.records;
+      this.totals.blocks += result.blocks;
+      this.totals.rows += result.rows;
     }
     this.consecutiveFailures = 0;
     return total;

@@ -1,0 +1,89 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StorageRuntime } from '../storage/storage-runtime';
+
+/**
+ * Prometheus metrics of one Quarry process, in a registry of its own (tests run several servers in one
+ * process). Counters are updated by the services; storage gauges are read when scraped.
+ */
+export class QuarryMetrics {
+  readonly registry = new Registry();
+
+  readonly ingestRequests = new Counter({
+    name: 'quarry_ingest_requests_total',
+    help: 'Ingest requests by outcome (ok or the error kind).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly ingestEvents = new Counter({
+    name: 'quarry_ingest_events_total',
+    help: 'Events received by ingest, by result (ingested or failed).',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly ingestBytes = new Counter({
+    name: 'quarry_ingest_processed_bytes_total',
+    help: 'Uncompressed request bytes processed by ingest.',
+    registers: [this.registry],
+  });
+  readonly queryRequests = new Counter({
+    name: 'quarry_query_requests_total',
+    help: 'APL queries by outcome (ok or the error kind).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly queryDuration = new Histogram({
+    name: 'quarry_query_duration_seconds',
+    help: 'Wall time of successful APL queries.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly rowsExamined = new Counter({
+    name: 'quarry_query_rows_examined_total',
+    help: 'Rows examined by queries.',
+    registers: [this.registry],
+  });
+
+  constructor(storage: StorageRuntime) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('quarry_tail_rows', 'Acknowledged rows not yet compacted into blocks.', () => storage.tail.rows);
+    gauge('quarry_log_segments', 'Segment files of the ingest log.', () => storage.log.stats().segments);
+    gauge('quarry_log_bytes', 'Bytes in the ingest log.', () => storage.log.stats().bytes);
+    gauge('quarry_log_failed', '1 once the ingest log failed (no more acknowledgements).', () =>
+      storage.log.stats().failed ? 1 : 0,
+    );
+    gauge(
+      'quarry_log_torn_tail_truncations',
+      'Torn records truncated from the log tail at open.',
+      () => storage.log.stats().tornTailTruncations,
+    );
+    gauge(
+      'quarry_compacted_rows',
+      'Rows compacted into blocks since start.',
+      () => storage.compactor.totals.rows,
+    );
+    gauge('quarry_compacted_blocks', 'Blocks written since start.', () => storage.compactor.totals.blocks);
+    gauge(
+      'quarry_compactor_consecutive_failures',
+      'Compaction attempts failed in a row (0 when healthy).',
+      () => storage.compactor.consecutiveFailures,
+    );
+    gauge('quarry_ready', '1 when the log is replayed and the process accepts ingest.', () =>
+      storage.ready ? 1 : 0,
+    );
+  }
+}
+
+/** The label for an outcome: `ok`, or the error kind of a QuarryError, or `internal`. */
+export function outcomeOf(err: unknown): string {
+  const kind = (err as { kind?: unknown })?.kind;
+  return typeof kind === 'string' ? kind : 'internal';
+}
