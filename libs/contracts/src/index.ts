@@ -5,3 +5,4 @@ export * from './dataset-source';
 export * from './query-result';
 export * from './blocks';
 export * from './column-builder';
+export * from './lazy-columns';

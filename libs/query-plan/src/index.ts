@@ -10,6 +10,7 @@ export type { OptimizerRule } from './rules/rule';
 export { filterPushdown } from './rules/filter-pushdown';
 export { timeRangePushdown } from './rules/time-range-pushdown';
 export { projectionPushdown } from './rules/projection-pushdown';
+export { topNFusion } from './rules/top-n-fusion';
 export {
   SCALAR_SIGNATURES,
   canonicalFunctionName,

@@ -3,9 +3,18 @@ import { filterPushdown } from './rules/filter-pushdown';
 import { projectionPushdown } from './rules/projection-pushdown';
 import type { OptimizerRule } from './rules/rule';
 import { timeRangePushdown } from './rules/time-range-pushdown';
+import { topNFusion } from './rules/top-n-fusion';
 
-/** Rules in the order they run: filters first reach the scan, then bound its window, then its columns. */
-export const DEFAULT_RULES: OptimizerRule[] = [filterPushdown, timeRangePushdown, projectionPushdown];
+/**
+ * Rules in the order they run: filters first reach the scan, then bound its window, `sort | take` becomes a
+ * bounded top-N, then the scan's columns are narrowed.
+ */
+export const DEFAULT_RULES: OptimizerRule[] = [
+  filterPushdown,
+  timeRangePushdown,
+  topNFusion,
+  projectionPushdown,
+];
 
 export function optimize(root: PlanNode, rules: OptimizerRule[] = DEFAULT_RULES): PlanNode {
   let plan = root;

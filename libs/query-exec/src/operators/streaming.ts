@@ -1,6 +1,12 @@
 /** Streaming operators: scan, filter, extend, project, limit, union, values. */
 import { QuarryError } from '@quarry/common';
-import { selectRows, type BoolColumn, type Column, type ColumnBatch } from '@quarry/contracts';
+import {
+  selectRows,
+  selectRowsLate,
+  type BoolColumn,
+  type Column,
+  type ColumnBatch,
+} from '@quarry/contracts';
 import type {
   ExtendNode,
   NamedExpr,
@@ -30,9 +36,10 @@ export function selectWhere(predicate: Column, n: number): Uint32Array {
   return sel.subarray(0, m);
 }
 
+/** Keeps the rows where `predicate` is true; other columns are copied only when read (late). */
 export function applyFilter(batch: ColumnBatch, predicate: PExpr, env: ExecEnv): ColumnBatch {
   const sel = selectWhere(evaluate(predicate, batch, env.ctx), batch.length);
-  return sel.length === batch.length ? batch : selectRows(batch, sel);
+  return sel.length === batch.length ? batch : selectRowsLate(batch, sel);
 }
 
 export async function* scan(node: ScanNode, env: ExecEnv): BatchStream {

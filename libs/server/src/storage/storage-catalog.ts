@@ -1,6 +1,7 @@
-import { decodeBlock } from '@quarry/block-format';
+import { decodeBlock, readFooter } from '@quarry/block-format';
 import {
-  selectRows,
+  LazyColumns,
+  selectRowsLate,
   SYS_TIME_FIELD,
   TIME_FIELD,
   wireTypeOfKind,
@@ -96,7 +97,7 @@ class StoredDatasetSource implements DatasetSource {
       if (block.maxTime < request.startMs || block.minTime >= request.endMs) continue;
       noteBlock(request.stats, block.minTime, block.maxTime);
       const bytes = await this.catalog.readBlock(block.objectKey);
-      const batch = restrictToWindow(decodeBlock(bytes, columns), request);
+      const batch = restrictToWindow(lazyBlock(bytes, columns), request);
       if (batch.length > 0) yield batch;
     }
     for (const entry of tail) {
@@ -125,6 +126,24 @@ function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBat
   return { length: batch.length, columns: out };
 }
 
+/**
+ * A block whose columns are decoded when first read (only `_time` up front, for the window): the engine
+ * evaluates a filter on its columns and decodes the others only if rows survive and are read (late
+ * materialization). Iterating the map decodes everything, exactly like `decodeBlock`.
+ */
+function lazyBlock(bytes: Uint8Array, columns: string[] | null): ColumnBatch {
+  // Decoding `_time` checks the header and footer (corrupt blocks fail here, as before).
+  const time = decodeBlock(bytes, [TIME_FIELD]);
+  const wanted = columns === null ? null : new Set(columns);
+  const names = readFooter(bytes)
+    .columns.map((c) => c.name)
+    .filter((n) => wanted === null || wanted.has(n));
+  const map = new LazyColumns(names, (name) => decodeBlock(bytes, [name]).columns.get(name));
+  const timeColumn = time.columns.get(TIME_FIELD);
+  if (timeColumn) map.set(TIME_FIELD, timeColumn);
+  return { length: time.length, columns: map };
+}
+
 /** Keeps rows with startMs <= _time < endMs and counts them as examined. */
 function restrictToWindow(batch: ColumnBatch, request: ScanRequest): ColumnBatch {
   const time = batch.columns.get(TIME_FIELD);
@@ -138,5 +157,5 @@ function restrictToWindow(batch: ColumnBatch, request: ScanRequest): ColumnBatch
   const selection = new Uint32Array(inside);
   for (let i = 0, j = 0; i < batch.length; i++)
     if (values[i] >= startMs && values[i] < endMs) selection[j++] = i;
-  return selectRows(batch, selection);
+  return selectRowsLate(batch, selection);
 }
