@@ -68,12 +68,22 @@ async function startServer() {
   return {
     url,
     token,
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function dirBytes(dir) {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? dirBytes(full) : fs.statSync(full).size;
+  }
+  return total;
 }
 
 function median(xs) {
@@ -127,6 +137,23 @@ async function main() {
       `ingest: ${ingested} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ` +
         `${Math.round(ingested / seconds).toLocaleString('en')} events/s, ${(rawBytes / 1e6 / seconds).toFixed(1)} MB/s ` +
         `(batch ${BATCH}, concurrency ${CONCURRENCY}, durable: fsync before each 200)`,
+    );
+
+    // Measure queries in steady state: wait until the compactor has turned the log tail into blocks.
+    const settleStarted = performance.now();
+    for (let i = 0; i < 600; i++) {
+      const ready = await (await fetch(`${server.url}/readyz`)).json();
+      if (ready.uncompactedRows === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (server.dataDir) {
+      const blockBytes = dirBytes(path.join(server.dataDir, 'objects'));
+      console.log(
+        `blocks on disk: ${(blockBytes / 1e6).toFixed(1)} MB = ${(rawBytes / blockBytes).toFixed(1)}x smaller than the NDJSON`,
+      );
+    }
+    console.log(
+      `compaction caught up ${((performance.now() - settleStarted) / 1000).toFixed(1)} s after the last ack`,
     );
 
     const body = (apl) =>
