@@ -163,7 +163,13 @@ export type Operator =
   | { kind: 'join'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
   | { kind: 'lookup'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
   | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
-  | { kind: 'search'; predicate: Expr; span: SourceSpan }
+  | {
+      kind: 'search';
+      /** `kind=case_sensitive`: the string matches become their `_cs` forms. */
+      caseSensitive: boolean;
+      predicate: Expr;
+      span: SourceSpan;
+    }
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
   | {
       kind: 'make-series';

@@ -150,6 +150,8 @@ describe('parseApl', () => {
     ['print x = ago(1x)', 'apl_invalid_timespan_unit', 15],
     ['print x = datetime(2024-99-99)', 'apl_invalid_datetime', 10],
     ['ds | join kind=sideways (ds) on id', 'apl_invalid_argument', undefined],
+    ['ds | search kind=sideways "x"', 'apl_invalid_argument', 17],
+    ['ds | lookup kind=fullouter (ds) on id', 'apl_invalid_argument', 17],
     ['', 'apl_empty_query', 0],
     ['ds | where a == 1 )', 'apl_unexpected_token', 18],
     ['print x = #', 'apl_unexpected_character', 10],
@@ -159,6 +161,15 @@ describe('parseApl', () => {
     expect(e.code).toBe(code);
     if (start !== undefined) expect(e.span?.start).toBe(start);
     expect(e.message).toMatch(/at \d+:\d+$/);
+  });
+
+  it('parses search kind=', () => {
+    const kindOf = (text: string) =>
+      (parseApl(text).body.operators[0] as { caseSensitive: boolean }).caseSensitive;
+    expect(kindOf('ds | search kind=case_sensitive "x"')).toBe(true);
+    expect(kindOf('ds | search kind=case_insensitive "x"')).toBe(false);
+    expect(kindOf('ds | search kind=default "x"')).toBe(false);
+    expect(kindOf('ds | search "x"')).toBe(false);
   });
 
   it('parses call arguments and typeof', () => {

@@ -448,12 +448,22 @@ class Parser {
         return done({ kind: 'union' as const, tables, withSource });
       }
       case 'search': {
-        if (this.isIdent('kind') && this.isPunct('=', 1)) {
-          this.advance();
-          this.advance();
-          this.advance();
+        const searchKind = this.parseKindOption('kind');
+        if (
+          searchKind !== undefined &&
+          !['case_sensitive', 'case_insensitive', 'default'].includes(searchKind)
+        ) {
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'search', reason: `unknown search kind '${searchKind}'` },
+            this.src.span(this.lastEnd - searchKind.length, this.lastEnd),
+          );
         }
-        return done({ kind: 'search' as const, predicate: this.parseExpr() });
+        return done({
+          kind: 'search' as const,
+          caseSensitive: searchKind === 'case_sensitive',
+          predicate: this.parseExpr(),
+        });
       }
       case 'sample':
         return done({ kind: 'sample' as const, fraction: this.parseExpr() });
@@ -600,23 +610,33 @@ class Parser {
 
   private parseJoin(which: string): Operator {
     const joinKind = this.parseKindOption('kind') ?? (which === 'join' ? 'inner' : 'leftouter');
-    const allowed = [
-      'inner',
-      'innerunique',
-      'leftouter',
-      'rightouter',
-      'fullouter',
-      'leftanti',
-      'rightanti',
-      'leftsemi',
-      'rightsemi',
-      'anti',
-      'semi',
-    ];
+    // `lookup` has only leftouter and inner (Kusto).
+    const allowed =
+      which === 'lookup'
+        ? ['inner', 'leftouter']
+        : [
+            'inner',
+            'innerunique',
+            'leftouter',
+            'rightouter',
+            'fullouter',
+            'leftanti',
+            'rightanti',
+            'leftsemi',
+            'rightsemi',
+            'anti',
+            'semi',
+          ];
     if (!allowed.includes(joinKind)) {
       throw aplError(
         'apl_invalid_argument',
-        { name: which, reason: `unknown join kind '${joinKind}'` },
+        {
+          name: which,
+          reason:
+            which === 'lookup'
+              ? `lookup supports only kind=inner or kind=leftouter, not '${joinKind}'`
+              : `unknown join kind '${joinKind}'`,
+        },
         this.src.span(this.lastEnd - joinKind.length, this.lastEnd),
       );
     }

@@ -2,7 +2,7 @@
  * Turns a logical plan into a pipeline of batch streams (pull-based async iterators) and runs it.
  */
 import type { ColumnBatch, DatasetSource, ScanStats } from '@quarry/contracts';
-import type { PlanNode } from '@quarry/query-plan';
+import { joinRowSource, type PlanNode } from '@quarry/query-plan';
 import { QuarryError } from '@quarry/common';
 import { concatBatches } from './concat';
 import { EvalContext } from './eval/context';
@@ -37,7 +37,7 @@ function matchedPoint(root: PlanNode): PlanNode {
   for (;;) {
     path.push(n);
     if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') break;
-    n = n.kind === 'join' ? n.left : n.input;
+    n = n.kind === 'join' ? joinRowSource(n) : n.input;
   }
   let i = path.length - 1;
   while (i > 0 && ROW_PRESERVING.has(path[i - 1].kind)) i--;

@@ -11,7 +11,7 @@ import {
   type ResultTable,
 } from '@quarry/contracts';
 import type { AggregateNode, Field, PlanNode } from '@quarry/query-plan';
-import { AGGREGATE_SIGNATURES } from '@quarry/query-plan';
+import { AGGREGATE_SIGNATURES, joinRowSource } from '@quarry/query-plan';
 import { formatTimespan, readValue } from './columns';
 
 function jsonValue(v: unknown, c: Column): unknown {
@@ -62,7 +62,7 @@ function findAggregate(root: PlanNode): AggregateNode | null {
   for (;;) {
     if (n.kind === 'aggregate') return n;
     if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') return null;
-    n = n.kind === 'join' ? n.left : n.input;
+    n = n.kind === 'join' ? joinRowSource(n) : n.input;
   }
 }
 

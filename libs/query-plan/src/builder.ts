@@ -23,7 +23,7 @@ import { call, col, lit, type PExpr } from './expr';
 import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
 import { SCALAR_SIGNATURES, canonicalFunctionName } from './functions/scalar-signatures';
 import type { AggregateCall, AggregateNode, NamedExpr, PlanNode, SortKeySpec } from './nodes/plan-node';
-import { hasField } from './nodes/plan-node';
+import { hasField, joinRowSource } from './nodes/plan-node';
 import { unifyTypes, type AplType, type Field } from './types';
 
 export interface PlanContext {
@@ -147,8 +147,15 @@ class PlanBuilder {
     switch (op.kind) {
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
-      case 'search':
-        return { kind: 'filter', input, predicate: this.bindSearch(op.predicate, fields), schema: fields };
+      case 'search': {
+        const predicate = this.bindSearch(op.predicate, fields);
+        return {
+          kind: 'filter',
+          input,
+          predicate: op.caseSensitive ? caseSensitiveMatches(predicate) : predicate,
+          schema: fields,
+        };
+      }
       case 'sample': {
         const f = this.constantNumber(op.fraction, fields, 'sample');
         return {
@@ -332,6 +339,17 @@ class PlanBuilder {
           if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.span);
           if (!hasField(right.schema, c.right)) throw this.unknownField(c.right, right.schema, c.span);
         }
+        const on = op.on.map((c) => ({ left: c.left, right: c.right }));
+        const joinKind = op.joinKind;
+        // Semi and anti joins keep one side's rows and columns only (Kusto).
+        if (['leftsemi', 'leftanti', 'semi', 'anti'].includes(joinKind)) {
+          const rightNames = right.schema.map(() => null);
+          return { kind: 'join', left: input, right, joinKind, on, rightNames, schema: [...fields] };
+        }
+        if (joinKind === 'rightsemi' || joinKind === 'rightanti') {
+          const rightNames = right.schema.map((f) => f.name);
+          return { kind: 'join', left: input, right, joinKind, on, rightNames, schema: [...right.schema] };
+        }
         const schema = [...fields];
         const rightNames: (string | null)[] = [];
         for (const f of right.schema) {
@@ -349,8 +367,8 @@ class PlanBuilder {
           kind: 'join',
           left: input,
           right,
-          joinKind: op.joinKind,
-          on: op.on.map((c) => ({ left: c.left, right: c.right })),
+          joinKind,
+          on,
           rightNames,
           schema,
         };
@@ -1008,6 +1026,14 @@ function wireName(t: AplType): string {
   }
 }
 
+/** `search kind=case_sensitive`: every case-insensitive string match becomes its `_cs` form. */
+function caseSensitiveMatches(e: PExpr): PExpr {
+  if (e.kind !== 'call') return e;
+  const args = e.args.map(caseSensitiveMatches);
+  const fn = /^!?(contains|has|startswith|endswith|hasprefix|hassuffix)$/.test(e.fn) ? `${e.fn}_cs` : e.fn;
+  return { ...e, fn, args };
+}
+
 // ---- result conventions ----
 
 const STREAMING = new Set(['filter', 'extend', 'project', 'mv-expand', 'parse', 'limit']);
@@ -1017,7 +1043,7 @@ function isAggregated(node: PlanNode): boolean {
   for (;;) {
     if (n.kind === 'aggregate' || n.kind === 'make-series') return true;
     if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') return false;
-    n = n.kind === 'join' ? n.left : n.input;
+    n = n.kind === 'join' ? joinRowSource(n) : n.input;
   }
 }
 

@@ -136,3 +136,197 @@ describe('referencedDatasets', () => {
     ]);
   });
 });
+
+describe('join kinds', () => {
+  // Left keys a, b, null; right keys a (twice), c, null. Null keys never match.
+  const joinCatalog = new MemoryCatalog(
+    {
+      L: [
+        { _time: '2024-05-01T00:00:00Z', k: 'a', lv: 1 },
+        { _time: '2024-05-01T00:01:00Z', k: 'b', lv: 2 },
+        { _time: '2024-05-01T00:02:00Z', k: null, lv: 3 },
+      ],
+      R: [
+        { _time: '2024-05-01T00:00:00Z', k: 'a', rv: 10 },
+        { _time: '2024-05-01T00:01:00Z', k: 'c', rv: 30 },
+        { _time: '2024-05-01T00:02:00Z', k: 'a', rv: 11 },
+        { _time: '2024-05-01T00:03:00Z', k: null, rv: 40 },
+      ],
+    },
+    { batchSize: 2 },
+  );
+  const jopts: RunAplOptions = { ...opts, catalog: joinCatalog };
+  const sorted = (r: unknown[][]) => [...r].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+  const run = async (apl: string) => {
+    const out = await runApl(apl, jopts);
+    return { names: out.tables[0].fields.map((f) => f.name), rows: sorted(rows(out)) };
+  };
+
+  it.each([
+    [
+      'inner',
+      [
+        ['a', 1, 10],
+        ['a', 1, 11],
+      ],
+    ],
+    [
+      'leftouter',
+      [
+        ['a', 1, 10],
+        ['a', 1, 11],
+        ['b', 2, null],
+        [null, 3, null],
+      ],
+    ],
+    [
+      'rightouter',
+      [
+        ['a', 1, 10],
+        ['a', 1, 11],
+        ['c', null, 30],
+        [null, null, 40],
+      ],
+    ],
+    [
+      'fullouter',
+      [
+        ['a', 1, 10],
+        ['a', 1, 11],
+        ['b', 2, null],
+        [null, 3, null],
+        ['c', null, 30],
+        [null, null, 40],
+      ],
+    ],
+  ])('kind=%s on a shared key', async (kind, expected) => {
+    const out = await run(`L | join kind=${kind} (R) on k | project k, lv, rv`);
+    expect(out.rows).toEqual(sorted(expected));
+  });
+
+  it('rightouter / fullouter keep both key columns when the names differ', async () => {
+    const q = (kind: string) =>
+      `L | project lk = k, lv | join kind=${kind} (R | project rk = k, rv) on $left.lk == $right.rk`;
+    expect((await run(q('rightouter'))).rows).toEqual(
+      sorted([
+        ['a', 1, 'a', 10],
+        ['a', 1, 'a', 11],
+        [null, null, 'c', 30],
+        [null, null, null, 40],
+      ]),
+    );
+    const full = await run(q('fullouter'));
+    expect(full.names).toEqual(['lk', 'lv', 'rk', 'rv']);
+    expect(full.rows).toEqual(
+      sorted([
+        ['a', 1, 'a', 10],
+        ['a', 1, 'a', 11],
+        ['b', 2, null, null],
+        [null, 3, null, null],
+        [null, null, 'c', 30],
+        [null, null, null, 40],
+      ]),
+    );
+  });
+
+  it.each([
+    ['leftsemi', ['_sysTime', '_time', 'k', 'lv'], [['a', 1]]],
+    ['semi', ['_sysTime', '_time', 'k', 'lv'], [['a', 1]]],
+    [
+      'leftanti',
+      ['_sysTime', '_time', 'k', 'lv'],
+      [
+        ['b', 2],
+        [null, 3],
+      ],
+    ],
+    [
+      'anti',
+      ['_sysTime', '_time', 'k', 'lv'],
+      [
+        ['b', 2],
+        [null, 3],
+      ],
+    ],
+    [
+      'rightsemi',
+      ['_sysTime', '_time', 'k', 'rv'],
+      [
+        ['a', 10],
+        ['a', 11],
+      ],
+    ],
+    [
+      'rightanti',
+      ['_sysTime', '_time', 'k', 'rv'],
+      [
+        ['c', 30],
+        [null, 40],
+      ],
+    ],
+  ])('kind=%s returns one side only', async (kind, names, expected) => {
+    const all = await run(`L | join kind=${kind} (R) on k`);
+    expect(all.names).toEqual(names);
+    const out = await run(`L | join kind=${kind} (R) on k | project ${names.slice(2).join(', ')}`);
+    expect(out.rows).toEqual(sorted(expected));
+  });
+
+  it('counts and aggregates over a right-side join', async () => {
+    const out = await run('L | join kind=rightanti (R) on k | summarize s = sum(rv)');
+    expect(out.rows).toEqual([[70]]);
+  });
+});
+
+describe('search kind=', () => {
+  const searchCatalog = new MemoryCatalog({
+    logs: [
+      { _time: '2024-05-01T00:00:00Z', msg: 'Error at boot' },
+      { _time: '2024-05-01T00:01:00Z', msg: 'error lower' },
+      { _time: '2024-05-01T00:02:00Z', msg: 'ERROR upper' },
+      { _time: '2024-05-01T00:03:00Z', msg: 'all fine' },
+    ],
+  });
+  const sopts: RunAplOptions = { ...opts, catalog: searchCatalog };
+  const msgs = async (apl: string) =>
+    rows(await runApl(`${apl} | project msg`, sopts))
+      .map((r) => r[0])
+      .sort();
+
+  it.each([
+    ['search "error"', ['ERROR upper', 'Error at boot', 'error lower']],
+    ['search kind=default "error"', ['ERROR upper', 'Error at boot', 'error lower']],
+    ['search kind=case_insensitive "error"', ['ERROR upper', 'Error at boot', 'error lower']],
+    ['search kind=case_sensitive "error"', ['error lower']],
+    ['search kind=case_sensitive "Error"', ['Error at boot']],
+    ['search kind=case_sensitive "ERR*"', ['ERROR upper']],
+    ['search kind=case_sensitive "*ower"', ['error lower']],
+    ['search kind=case_sensitive "*RRO*"', ['ERROR upper']],
+    ['search kind=case_sensitive "*rro*" and "boot"', ['Error at boot']],
+    ['search kind=case_sensitive msg has "error"', ['error lower']],
+    ['search kind=case_sensitive msg !contains "rror"', ['ERROR upper', 'all fine']],
+  ])('%s', async (apl, expected) => {
+    expect(await msgs(`logs | ${apl}`)).toEqual(expected);
+  });
+});
+
+describe('rand() and sample', () => {
+  // One batch of 400 rows: a per-batch draw would keep all rows or none.
+  const many = Array.from({ length: 400 }, (_, i) => ({
+    _time: new Date(Date.UTC(2024, 4, 1) + i * 1000).toISOString(),
+    i,
+  }));
+  const randCatalog = new MemoryCatalog({ many }, { batchSize: 400 });
+  const ropts: RunAplOptions = { ...opts, catalog: randCatalog };
+
+  it('draws rand() per row', async () => {
+    const out = await runApl('many | extend r = rand() | distinct r | count', ropts);
+    expect(rows(out)[0][0]).toBeGreaterThan(390);
+  });
+
+  it('samples single rows', async () => {
+    // P(outside [120, 280]) for Binomial(400, 0.5) is below 1e-15.
+    const n = rows(await runApl('many | sample 0.5 | count', ropts))[0][0] as number;
+    expect(n).toBeGreaterThanOrEqual(120);
+    expect(n).toBeLessThanOrEqual(280);
+  });
+});

@@ -202,4 +202,15 @@ describe('evaluate', () => {
       .map((sig) => sig.name);
     expect(missing).toEqual([]);
   });
+
+  it('draws rand() once per row, not once per batch', () => {
+    const big = batch({ x: Array.from({ length: 200 }, (_, i) => (i % 2 ? 'a' : 'b')) });
+    const reals = values(call('rand', [], 'real'), big) as number[];
+    expect(new Set(reals).size).toBeGreaterThan(150);
+    expect(reals.every((v) => v >= 0 && v < 1)).toBe(true);
+    // A constant bound still varies per row.
+    const longs = values(call('rand', [lit(1000, 'long')], 'long'), big) as number[];
+    expect(new Set(longs).size).toBeGreaterThan(20);
+    expect(longs.every((v) => Number.isInteger(v) && v >= 0 && v < 1000)).toBe(true);
+  });
 });

@@ -17,6 +17,8 @@ import { logical, not } from './logic';
 import { between, membership } from './membership';
 import { stringMatch } from './string-match';
 
+/** Functions whose value differs per call: never computed once for a batch or per dictionary entry. */
+const NONDETERMINISTIC = new Set(['rand']);
 const ARITH = new Set(['+', '-', '*', '/', '%']);
 const COMPARE = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const MEMBERSHIP = new Set(['in', '!in', 'in~', '!in~', 'has_any', 'has_all', 'has_any_cs', 'has_all_cs']);
@@ -76,7 +78,7 @@ function evaluateCall(e: Extract<PExpr, { kind: 'call' }>, batch: ColumnBatch, c
   else if (fn === 'bin' && fastBinApplies(args, ctx))
     result = fastBin(args[0], readValue(args[1], 0) as number, n);
   else result = callScalar(fn, args, n, ctx);
-  return allConstant && fn !== 'rand' ? ctx.markConstant(result) : result;
+  return allConstant && !NONDETERMINISTIC.has(fn) ? ctx.markConstant(result) : result;
 }
 
 function fastBinApplies(args: Column[], ctx: EvalContext): boolean {
@@ -110,9 +112,10 @@ function callScalar(fn: string, args: Column[], n: number, ctx: EvalContext): Co
     });
   const kinds = args.map((a) => a.kind);
   const kind: ColumnKind = sig.returns(kinds);
-  // Dictionary path: only one argument varies and it is a dictionary-encoded string.
-  let varying = -1;
-  for (let j = 0; j < args.length; j++) {
+  // Dictionary path: only one argument varies and it is a dictionary-encoded string. A function with
+  // a different result per call (`rand`) never takes the shared paths: it is called once per row.
+  let varying = NONDETERMINISTIC.has(fn) ? -2 : -1;
+  for (let j = 0; j < args.length && varying !== -2; j++) {
     if (ctx.isConstant(args[j])) continue;
     if (varying >= 0) {
       varying = -2;

@@ -1,4 +1,9 @@
-/** join / lookup: hash join with the right side built in memory (Axiom limits both sides to 50k rows). */
+/**
+ * join / lookup: hash join with the right side built in memory (Axiom limits both sides to 50k rows).
+ * Kinds: inner, innerunique, leftouter, rightouter, fullouter, leftsemi/semi, leftanti/anti, rightsemi,
+ * rightanti (Kusto semantics; null keys never match). Right rows without a partner are emitted after
+ * the left side is exhausted.
+ */
 import { selectRows, type Column, type ColumnBatch } from '@quarry/contracts';
 import type { JoinNode } from '@quarry/query-plan';
 import { nullColumn, readValue } from '../columns';
@@ -42,10 +47,14 @@ export async function* join(
     rows.push(i);
   }
   const kind = node.joinKind;
-  const outer = kind === 'leftouter';
+  const outer = kind === 'leftouter' || kind === 'fullouter';
   const unique = kind === 'innerunique';
   const semi = kind === 'leftsemi' || kind === 'semi';
   const anti = kind === 'leftanti' || kind === 'anti';
+  const rightOnly = kind === 'rightsemi' || kind === 'rightanti';
+  // Kinds that need to know which right rows found a partner.
+  const trackRight = rightOnly || kind === 'rightouter' || kind === 'fullouter';
+  const rightMatched = new Uint8Array(trackRight ? r.length : 0);
   const seenLeftKeys = new Set<string>();
   for await (const lb of left) {
     const lsel: number[] = [];
@@ -53,6 +62,8 @@ export async function* join(
     for (let i = 0; i < lb.length; i++) {
       const k = keyOf(lb, leftKeys, i);
       const matches = k === null ? undefined : table.get(k);
+      if (trackRight && matches) for (const j of matches) rightMatched[j] = 1;
+      if (rightOnly) continue;
       if (semi || anti) {
         if (!!matches === semi) lsel.push(i);
         continue;
@@ -91,6 +102,36 @@ export async function* join(
     });
     yield { length: lsel.length, columns };
   }
+  if (!trackRight) return;
+  // Right rows without a partner (rightouter / fullouter / rightanti) or with one (rightsemi).
+  const keepMatched = kind === 'rightsemi';
+  const sel: number[] = [];
+  for (let j = 0; j < r.length; j++) if (!!rightMatched[j] === keepMatched) sel.push(j);
+  if (sel.length === 0) return;
+  const rpart = selectRows(r, sel);
+  if (rightOnly) {
+    yield rpart;
+    return;
+  }
+  // Left columns are null, except a shared `on key` column, which takes the right row's key.
+  const columns = new Map<string, Column>();
+  for (const f of node.left.schema)
+    columns.set(f.name, nullColumn(f.type === 'dynamic' ? 'string' : f.type, sel.length));
+  for (const c of node.on) {
+    const keyCol = rpart.columns.get(c.right);
+    const idx = node.right.schema.findIndex((f) => f.name === c.right);
+    if (c.left === c.right && keyCol && idx >= 0 && node.rightNames[idx] === null)
+      columns.set(c.left, keyCol);
+  }
+  node.right.schema.forEach((f, idx) => {
+    const outName = node.rightNames[idx];
+    if (outName === null) return;
+    columns.set(
+      outName,
+      rpart.columns.get(f.name) ?? nullColumn(f.type === 'dynamic' ? 'string' : f.type, sel.length),
+    );
+  });
+  yield { length: sel.length, columns };
 }
 
 function maskRows(col: Column, rsel: number[]): Column {

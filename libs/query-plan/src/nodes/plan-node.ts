@@ -210,6 +210,11 @@ export function withChildren(node: PlanNode, children: PlanNode[]): PlanNode {
   }
 }
 
+/** The join input whose rows a join's output follows: the right side for `rightsemi`/`rightanti`. */
+export function joinRowSource(node: JoinNode): PlanNode {
+  return node.joinKind === 'rightsemi' || node.joinKind === 'rightanti' ? node.right : node.left;
+}
+
 export function hasField(schema: Field[], name: string): boolean {
   return schema.some((f) => f.name === name);
 }
