@@ -4,6 +4,8 @@ import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
 import { DatasetsController } from './management/datasets.controller';
 import { DatasetsService } from './management/datasets.service';
+import { TokensController } from './management/tokens.controller';
+import { TokensService } from './management/tokens.service';
 import { UserController } from './management/user.controller';
 import { QueryController } from './query/query.controller';
 import { QueryService } from './query/query.service';
@@ -15,6 +17,9 @@ import { QueryService } from './query/query.service';
 export const ROLE_REGISTRY: Record<Role, { controllers: Type[]; providers: Provider[] }> = {
   ingest: { controllers: [IngestController], providers: [IngestService] },
   query: { controllers: [QueryController], providers: [QueryService] },
-  management: { controllers: [DatasetsController, UserController], providers: [DatasetsService] },
+  management: {
+    controllers: [DatasetsController, TokensController, UserController],
+    providers: [DatasetsService, TokensService],
+  },
   compactor: { controllers: [], providers: [] },
 };
