@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPARE, compareAnswers, openDuckDb, SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -93,6 +94,7 @@ function median(xs) {
 
 async function main() {
   const server = await startServer();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-duck-'));
   const headers = { Authorization: `Bearer ${server.token}` };
   try {
     await fetch(`${server.url}/v2/datasets`, {
@@ -146,38 +148,86 @@ async function main() {
       if (ready.uncompactedRows === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    if (server.dataDir) {
-      const blockBytes = dirBytes(path.join(server.dataDir, 'objects'));
-      console.log(
-        `blocks on disk: ${(blockBytes / 1e6).toFixed(1)} MB = ${(rawBytes / blockBytes).toFixed(1)}x smaller than the NDJSON`,
-      );
-    }
     console.log(
       `compaction caught up ${((performance.now() - settleStarted) / 1000).toFixed(1)} s after the last ack`,
     );
+    const blockBytes = server.dataDir ? dirBytes(path.join(server.dataDir, 'objects')) : 0;
+    if (blockBytes) {
+      console.log(
+        `Quarry blocks: ${(blockBytes / 1e6).toFixed(1)} MB = ${(rawBytes / blockBytes).toFixed(1)}x smaller than the NDJSON`,
+      );
+    }
+
+    // DuckDB on the same events, one thread, loaded from the same NDJSON (unless --no-duckdb).
+    let duck = null;
+    if (!args.includes('--no-duckdb')) {
+      const ndjson = path.join(scratch, 'events.ndjson');
+      fs.writeFileSync(ndjson, batches.join('\n') + '\n');
+      duck = await openDuckDb(scratch, ndjson);
+      const duckRate = ingested / duck.loadSeconds;
+      console.log(
+        `DuckDB load (threads=1, explicit schema, CHECKPOINT): ${Math.round(duckRate).toLocaleString('en')} events/s; ` +
+          `Quarry ingest / DuckDB load = ${(ingested / seconds / duckRate).toFixed(2)}x`,
+      );
+      console.log(
+        `DuckDB file: ${(duck.fileBytes / 1e6).toFixed(1)} MB = ${(rawBytes / duck.fileBytes).toFixed(1)}x smaller than the NDJSON`,
+      );
+    }
 
     const body = (apl) =>
       JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' });
-    console.log(`\n| query | median ms (${REPS} runs) | rows examined |\n|---|---:|---:|`);
+    const runQuarry = async (name, apl) => {
+      const res = await fetch(`${server.url}/v1/datasets/_apl?format=tabular`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: body(apl),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const timed = async (fn) => {
+      const t0 = performance.now();
+      const result = await fn();
+      return { ms: performance.now() - t0, result };
+    };
+
+    console.log(
+      `\n| query | Quarry ms | DuckDB ms (t=1) | Quarry/DuckDB | answers |\n|---|---:|---:|---:|---|`,
+    );
+    const ratios = [];
     for (const [name, apl] of QUERIES) {
-      const times = [];
-      let examined = 0;
-      for (let rep = 0; rep < REPS + 1; rep++) {
-        const t0 = performance.now();
-        const res = await fetch(`${server.url}/v1/datasets/_apl?format=tabular`, {
-          method: 'POST',
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body: body(apl),
-        });
-        const json = await res.json();
-        if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
-        if (rep > 0) times.push(performance.now() - t0); // first run warms caches
-        examined = json.status.rowsExamined;
+      const ours = [];
+      const theirs = [];
+      // One untimed warm-up each, then interleaved repetitions.
+      const first = await runQuarry(name, apl);
+      const duckFirst = duck ? await duck.query(COMPARE[name]?.checkSql ?? SQL[name]) : null;
+      for (let rep = 0; rep < REPS; rep++) {
+        ours.push((await timed(() => runQuarry(name, apl))).ms);
+        if (duck) theirs.push((await timed(() => duck.query(SQL[name]))).ms);
       }
-      console.log(`| ${name} | ${median(times).toFixed(1)} | ${examined.toLocaleString('en')} |`);
+      const q = median(ours);
+      if (!duck) {
+        console.log(`| ${name} | ${q.toFixed(1)} | – | – | – |`);
+        continue;
+      }
+      const d = median(theirs);
+      const mismatch = compareAnswers(name, first.tables[0], duckFirst);
+      ratios.push(q / d);
+      console.log(
+        `| ${name} | ${q.toFixed(1)} | ${d.toFixed(1)} | ${(q / d).toFixed(2)} | ${mismatch ? `DIFFER: ${mismatch}` : 'same'} |`,
+      );
     }
+    if (ratios.length) {
+      const geomean = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+      console.log(
+        `\nquery geometric mean Quarry/DuckDB: ${geomean.toFixed(2)}x (worst ${Math.max(...ratios).toFixed(2)}x)`,
+      );
+    }
+    duck?.close();
   } finally {
     await server.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
