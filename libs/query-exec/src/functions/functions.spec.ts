@@ -36,6 +36,10 @@ describe('scalar functions', () => {
     expect(f('strlen', ['São'])).toBe(3);
     expect(f('replace_regex', ['[0-9]', '#', 'a1b22'])).toBe('a#b##');
     expect(f('replace_regex', ['(a)(b)', '$2$1', 'xab'])).toBe('xba');
+    expect(f('replace_regex', ['[a-z]', '[$0]', 'xy'])).toBe('[x][y]');
+    expect(f('replace_regex', ['(a)', '\\1$1$0', 'ba'])).toBe('baaa');
+    expect(f('extract', ['([0-9]+)', 1, 'id=42', null], ['string', 'long', 'string', 'long'])).toBe(42);
+    expect(f('extract', ['([0-9.]+)', 1, 'v=2.5', null], ['string', 'long', 'string', 'real'])).toBe(2.5);
     expect(f('extract', ['user=(\\w+)', 1, 'x user=u7;'])).toBe('u7');
     expect(f('extract', ['nomatch(\\d)', 1, 'abc'])).toBeNull();
     expect(f('indexof', ['abcabc', 'c'])).toBe(2);

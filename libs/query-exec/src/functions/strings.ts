@@ -66,8 +66,18 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     const r = str(rewrite, kinds[1]) ?? '';
     if (s === null || p === null) return null;
     const compiled = compileRegex(p, 'g');
-    // APL uses `$1`/`\1` for groups; RE2's replace understands `$1`.
-    return s.replace(compiled as unknown as RegExp, r.replace(/\\(\d)/g, '$$$1'));
+    // APL uses `$0` (whole match), `$1`… or `\1`… for groups; expanded here because RE2's string
+    // replacement (like JS) does not know `$0`.
+    return s.replace(compiled as unknown as RegExp, (...m: unknown[]) => {
+      const groups = m.slice(
+        0,
+        m.findIndex((x) => typeof x === 'number'),
+      );
+      return r.replace(/\$(\d)|\\(\d)/g, (_t, a?: string, b?: string) => {
+        const g = groups[Number(a ?? b)];
+        return typeof g === 'string' ? g : '';
+      });
+    });
   },
   extract: ([re, group, v, typed], kinds) => {
     const s = str(v, kinds[2]);
@@ -77,8 +87,12 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     if (!m) return null;
     const g = m[group];
     if (g === undefined) return null;
-    if (typed && typeof typed === 'object' && 'typeof' in (typed as object)) {
-      const t = (typed as { typeof: string }).typeof;
+    if (kinds.length === 4) {
+      // `typeof(long)` arrives as a constant column of that kind (the literal's value is not kept).
+      const t =
+        typed && typeof typed === 'object' && 'typeof' in (typed as object)
+          ? (typed as { typeof: string }).typeof
+          : kinds[3];
       if (t === 'long') return num(g, 'string') === null ? null : Math.trunc(num(g, 'string')!);
       if (t === 'real') return num(g, 'string');
     }

@@ -1,0 +1,2 @@
+// expect: avg of no values -> null
+ds | where city == "Nowhere" | summarize avg(dur)

@@ -1,0 +1,2 @@
+// expect: count() counts rows incl. nulls; default name count_: [8]
+ds | summarize count()

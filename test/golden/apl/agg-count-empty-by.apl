@@ -1,0 +1,2 @@
+// expect: empty input with by -> header only (city:string, count_:integer), no rows
+ds | where method == "PATCH" | summarize count() by city

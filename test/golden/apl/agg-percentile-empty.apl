@@ -1,0 +1,2 @@
+// expect: percentile of no values -> null
+ds | where method == "PATCH" | summarize p = percentile(dur, 50)

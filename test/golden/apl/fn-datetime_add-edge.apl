@@ -1,0 +1,2 @@
+// expect: a=2024-05-16T13:45:30Z, b=2024-02-29T00:00:00Z (month clamp), c=2024-05-15T11:45:30Z, d=2025-02-28T00:00:00Z (year clamp), e=2024-05-22T13:45:30Z, f=2024-08-15T13:45:30Z (quarter)
+print a = datetime_add("day", 1, datetime(2024-05-15T13:45:30Z)), b = datetime_add("month", 1, datetime(2024-01-31)), c = datetime_add("hour", -2, datetime(2024-05-15T13:45:30Z)), d = datetime_add("year", 1, datetime(2024-02-29)), e = datetime_add("week", 1, datetime(2024-05-15T13:45:30Z)), f = datetime_add("quarter", 1, datetime(2024-05-15T13:45:30Z))

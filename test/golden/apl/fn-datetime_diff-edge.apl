@@ -1,0 +1,2 @@
+// expect: boundaries crossed, later first: a=2, b=2 (Jan31->Mar1 months), c=1 (year), d=-2 (earlier first), e=0 (same hour)
+print a = datetime_diff("day", datetime(2024-05-03), datetime(2024-05-01)), b = datetime_diff("month", datetime(2024-03-01), datetime(2024-01-31)), c = datetime_diff("year", datetime(2024-01-01), datetime(2023-12-31)), d = datetime_diff("day", datetime(2024-05-01), datetime(2024-05-03)), e = datetime_diff("hour", datetime(2024-05-01T10:59:00Z), datetime(2024-05-01T10:01:00Z))

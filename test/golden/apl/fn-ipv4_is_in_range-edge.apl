@@ -1,0 +1,2 @@
+// expect: a=true (/24), b=false, c=true (no prefix = exact), d=null (bad ip), e=null (bad prefix /33), f=true (/0)
+print a = ipv4_is_in_range("192.168.1.5", "192.168.1.0/24"), b = ipv4_is_in_range("192.168.2.5", "192.168.1.0/24"), c = ipv4_is_in_range("10.0.0.1", "10.0.0.1"), d = ipv4_is_in_range("bad", "10.0.0.0/8"), e = ipv4_is_in_range("10.0.0.1", "10.0.0.0/33"), f = ipv4_is_in_range("1.2.3.4", "0.0.0.0/0")
