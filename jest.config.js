@@ -18,6 +18,7 @@ const shared = {
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: { '^@quarry/([^/]+)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
+  setupFilesAfterEnv: ['<rootDir>/test/support/fast-check-seed.ts'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
 

@@ -3,6 +3,7 @@
  * `datetime(2024-05-01 12:00)`, which is not made of ordinary tokens).
  */
 import { aplError } from './diagnostics';
+import { closestName } from './suggest';
 import type { SourceText } from './source-text';
 import { TIMESPAN_UNITS } from './timespan';
 import type { Token } from './tokens';
@@ -107,14 +108,22 @@ export class Lexer {
     }
     const numText = text.slice(start, i);
     const value = Number(numText);
-    if (Number.isNaN(value))
+    // Out of range (`1e400`) is as unusable as malformed.
+    if (!Number.isFinite(value))
       throw aplError('apl_invalid_number', { text: numText }, this.source.span(start, i));
     if (i < text.length && isIdentStart(text[i])) {
       let j = i;
       while (j < text.length && isIdentPart(text[j])) j++;
       const unit = text.slice(i, j);
-      const factor = TIMESPAN_UNITS[unit];
-      if (factor === undefined) throw aplError('apl_invalid_timespan_unit', { unit }, this.source.span(i, j));
+      const factor = Object.prototype.hasOwnProperty.call(TIMESPAN_UNITS, unit)
+        ? TIMESPAN_UNITS[unit]
+        : undefined;
+      if (factor === undefined) {
+        const suggestion = closestName(unit, Object.keys(TIMESPAN_UNITS));
+        throw aplError('apl_invalid_timespan_unit', { unit, suggestion }, this.source.span(i, j));
+      }
+      if (!Number.isFinite(value * factor))
+        throw aplError('apl_invalid_number', { text: text.slice(start, j) }, this.source.span(start, j));
       this.pos = j;
       return { kind: 'timespan', text: text.slice(start, j), value: value * factor, start, end: j };
     }
@@ -161,7 +170,7 @@ export class Lexer {
               throw aplError(
                 'apl_unexpected_character',
                 { char: '\\u' + hex },
-                this.source.span(i - 2, i + 4),
+                this.source.span(i - 2, Math.min(i + 4, text.length)),
               );
             }
             out += String.fromCharCode(parseInt(hex, 16));
@@ -169,7 +178,8 @@ export class Lexer {
             break;
           }
           case undefined:
-            throw aplError('apl_unterminated_string', {}, this.source.span(start, i));
+            // A backslash at the very end of the text.
+            throw aplError('apl_unterminated_string', {}, this.source.span(start, text.length));
           default:
             out += e;
         }

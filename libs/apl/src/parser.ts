@@ -92,6 +92,27 @@ const LIST_OPERATORS = new Set([
 ]);
 const COMPARISON_PUNCT = new Set(['==', '!=', '<>', '<', '<=', '>', '>=', '=~', '!~']);
 
+/** Words that may follow an expression; a misspelled one left over after an expression gets a hint. */
+const WORDS_AFTER_EXPR = [
+  'and',
+  'or',
+  'by',
+  'desc',
+  'asc',
+  'nulls',
+  'on',
+  'with',
+  'between',
+  'matches',
+  ...STRING_OPERATORS,
+  ...LIST_OPERATORS,
+];
+
+/** Deepest nesting of parentheses, subqueries, unary signs and dynamic literals the parser accepts. */
+export const MAX_NESTING = 200;
+/** Longest chain of binary operators in one expression (the planner and evaluator recurse over it). */
+export const MAX_OPERATOR_CHAIN = 1000;
+
 const TYPE_NAMES: Record<string, AplType> = {
   bool: 'bool',
   boolean: 'bool',
@@ -107,6 +128,8 @@ const TYPE_NAMES: Record<string, AplType> = {
   time: 'timespan',
   dynamic: 'dynamic',
 };
+
+const TYPE_NAME_LIST = Object.keys(TYPE_NAMES);
 
 export function typeFromName(name: string): AplType | undefined {
   return Object.prototype.hasOwnProperty.call(TYPE_NAMES, name) ? TYPE_NAMES[name] : undefined;
@@ -124,6 +147,10 @@ class Parser {
   /** Names bound by `let` to tables, so a later `let x = t;` is known to be tabular. */
   private readonly tableLets = new Set<string>();
   private readonly scalarLets = new Set<string>();
+  private depth = 0;
+  private lastOption: Token | undefined;
+  /** Depth of each binary expression node (left-deep chains are built iteratively). */
+  private readonly chainDepth = new WeakMap<Expr, number>();
 
   constructor(text: string) {
     this.src = new SourceText(text);
@@ -167,17 +194,39 @@ class Parser {
   }
 
   private expectPunct(p: string): Token {
-    if (!this.isPunct(p)) throw this.expected(`'${p}'`);
+    if (!this.isPunct(p)) throw this.expected(`'${p}'`, this.peek(), WORDS_AFTER_EXPR);
     return this.advance();
   }
 
   private expectIdent(name: string): Token {
-    if (!this.isIdent(name)) throw this.expected(`'${name}'`);
+    if (!this.isIdent(name)) throw this.expected(`'${name}'`, this.peek(), [name]);
     return this.advance();
   }
 
-  private expected(what: string, t: Token = this.peek()) {
-    return aplError('apl_expected_token', { expected: what, found: describeToken(t) }, this.tokSpan(t));
+  /**
+   * `expected X but found Y`. When Y is a word, `candidates` (or the words that may follow an expression)
+   * give a "did you mean" hint for a misspelled keyword.
+   */
+  private expected(what: string, t: Token = this.peek(), candidates: readonly string[] = []) {
+    const suggestion = t.kind === 'ident' ? closestName(t.text, candidates) : undefined;
+    return aplError(
+      'apl_expected_token',
+      { expected: what, found: describeToken(t), suggestion },
+      this.tokSpan(t),
+    );
+  }
+
+  /** Runs `parse` one nesting level deeper; too deep a query is rejected before the stack overflows. */
+  private nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) {
+      throw aplError('apl_too_complex', { limit: MAX_NESTING }, this.tokSpan(this.peek()));
+    }
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private tokSpan(t: Token): SourceSpan {
@@ -213,7 +262,8 @@ class Parser {
     }
     const t = this.peek();
     if (t.kind !== 'eof') {
-      throw aplError('apl_unexpected_token', { found: describeToken(t) }, this.tokSpan(t));
+      const suggestion = t.kind === 'ident' ? closestName(t.text, WORDS_AFTER_EXPR) : undefined;
+      throw aplError('apl_unexpected_token', { found: describeToken(t), suggestion }, this.tokSpan(t));
     }
     return { statements, body, span: this.src.span(0, this.src.text.length) };
   }
@@ -271,6 +321,10 @@ class Parser {
   // ---- tabular expressions ----
 
   private parseTabular(): TabularExpr {
+    return this.nested(() => this.parseTabularInner());
+  }
+
+  private parseTabularInner(): TabularExpr {
     const start = this.peek().start;
     const source = this.parseSource();
     const operators: Operator[] = [];
@@ -332,7 +386,7 @@ class Parser {
       this.expectPunct(':');
       const typeTok = this.peek();
       const type = typeTok.kind === 'ident' ? typeFromName(typeTok.text) : undefined;
-      if (!type) throw this.expected('a type name');
+      if (!type) throw this.expected('a type name', typeTok, TYPE_NAME_LIST);
       this.advance();
       columns.push({ name, type });
     } while (this.acceptPunct(','));
@@ -449,15 +503,9 @@ class Parser {
       }
       case 'search': {
         const searchKind = this.parseKindOption('kind');
-        if (
-          searchKind !== undefined &&
-          !['case_sensitive', 'case_insensitive', 'default'].includes(searchKind)
-        ) {
-          throw aplError(
-            'apl_invalid_argument',
-            { name: 'search', reason: `unknown search kind '${searchKind}'` },
-            this.src.span(this.lastEnd - searchKind.length, this.lastEnd),
-          );
+        const searchKinds = ['case_sensitive', 'case_insensitive', 'default'];
+        if (searchKind !== undefined && !searchKinds.includes(searchKind)) {
+          throw this.invalidKind('search', `unknown search kind '${searchKind}'`, searchKind, searchKinds);
         }
         return done({
           kind: 'search' as const,
@@ -525,7 +573,15 @@ class Parser {
     const t = this.peek();
     if (t.kind !== 'ident' && t.kind !== 'string') throw this.expected(`a value for '${option}'`);
     this.advance();
+    this.lastOption = t;
     return t.text;
+  }
+
+  /** An unknown `kind=` value (the last option read), with a hint from the allowed values. */
+  private invalidKind(name: string, reason: string, value: string, allowed: readonly string[]) {
+    const t = this.lastOption;
+    const span = t ? this.tokSpan(t) : this.src.span(this.lastEnd, this.lastEnd);
+    return aplError('apl_invalid_argument', { name, reason, suggestion: closestName(value, allowed) }, span);
   }
 
   private parseMvExpand(): Operator {
@@ -546,7 +602,7 @@ class Parser {
       this.expectPunct('(');
       const tt = this.advance();
       toType = typeFromName(tt.text);
-      if (!toType) throw this.expected('a type name', tt);
+      if (!toType) throw this.expected('a type name', tt, TYPE_NAME_LIST);
       this.expectPunct(')');
     }
     let limit: number | undefined;
@@ -572,7 +628,7 @@ class Parser {
       const k = this.parseKindOption('kind');
       if (k !== undefined) {
         if (k !== 'simple' && k !== 'relaxed' && k !== 'regex')
-          throw this.expected('simple, relaxed or regex');
+          throw this.invalidKind('parse', `unknown parse kind '${k}'`, k, ['simple', 'relaxed', 'regex']);
         mode = k;
         continue;
       }
@@ -596,7 +652,7 @@ class Parser {
         if (this.acceptPunct(':')) {
           const tt = this.advance();
           const resolved = typeFromName(tt.text);
-          if (!resolved) throw this.expected('a type name', tt);
+          if (!resolved) throw this.expected('a type name', tt, TYPE_NAME_LIST);
           type = resolved;
         }
         parts.push({ kind: 'capture', name, type });
@@ -628,16 +684,13 @@ class Parser {
             'semi',
           ];
     if (!allowed.includes(joinKind)) {
-      throw aplError(
-        'apl_invalid_argument',
-        {
-          name: which,
-          reason:
-            which === 'lookup'
-              ? `lookup supports only kind=inner or kind=leftouter, not '${joinKind}'`
-              : `unknown join kind '${joinKind}'`,
-        },
-        this.src.span(this.lastEnd - joinKind.length, this.lastEnd),
+      throw this.invalidKind(
+        which,
+        which === 'lookup'
+          ? `lookup supports only kind=inner or kind=leftouter, not '${joinKind}'`
+          : `unknown join kind '${joinKind}'`,
+        joinKind,
+        allowed,
       );
     }
     let right: TabularExpr;
@@ -742,7 +795,7 @@ class Parser {
       if (this.acceptIdent('nulls')) {
         if (this.acceptIdent('first')) nullsFirst = true;
         else if (this.acceptIdent('last')) nullsFirst = false;
-        else throw this.expected("'first' or 'last'");
+        else throw this.expected("'first' or 'last'", this.peek(), ['first', 'last']);
       }
       keys.push({ expr, desc, nullsFirst, span: this.spanFrom(start) });
     } while (this.acceptPunct(','));
@@ -780,11 +833,15 @@ class Parser {
   // ---- scalar expressions ----
 
   parseExpr(): Expr {
-    return this.parseOr();
+    return this.nested(() => this.parseOr());
   }
 
   private binary(op: string, left: Expr, right: Expr, opTok: Token): Expr {
-    return {
+    const depth = Math.max(this.chainDepth.get(left) ?? 0, this.chainDepth.get(right) ?? 0) + 1;
+    if (depth > MAX_OPERATOR_CHAIN) {
+      throw aplError('apl_too_complex', { limit: MAX_OPERATOR_CHAIN }, this.tokSpan(opTok));
+    }
+    const node: Expr = {
       kind: 'binary',
       op,
       left,
@@ -792,6 +849,8 @@ class Parser {
       opSpan: this.tokSpan(opTok),
       span: this.src.span(left.span.start, right.span.end),
     };
+    this.chainDepth.set(node, depth);
+    return node;
   }
 
   private parseOr(): Expr {
@@ -884,7 +943,7 @@ class Parser {
   private parseUnary(): Expr {
     if (this.isPunct('-') || this.isPunct('+')) {
       const opTok = this.advance();
-      const operand = this.parseUnary();
+      const operand = this.nested(() => this.parseUnary());
       const span = this.src.span(opTok.start, operand.span.end);
       if (operand.kind === 'literal' && typeof operand.value === 'number' && opTok.text === '-') {
         return { ...operand, value: -operand.value, span };
@@ -976,7 +1035,7 @@ class Parser {
       this.advance();
       const tt = this.advance();
       const type = typeFromName(tt.text);
-      if (!type) throw this.expected('a type name', tt);
+      if (!type) throw this.expected('a type name', tt, TYPE_NAME_LIST);
       this.expectPunct(')');
       return { kind: 'typeof', type, span: this.spanFrom(t.start) };
     }
@@ -1037,6 +1096,10 @@ class Parser {
   }
 
   private parseDynamicValue(): unknown {
+    return this.nested(() => this.parseDynamicValueInner());
+  }
+
+  private parseDynamicValueInner(): unknown {
     const t = this.peek();
     if (this.acceptPunct('[')) {
       const arr: unknown[] = [];

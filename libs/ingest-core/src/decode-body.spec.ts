@@ -93,14 +93,13 @@ describe('decodeBody', () => {
     expect(err.message).toMatch(/exceeds the limit of 4096 bytes/);
   });
 
-  it('stops a gzip bomb (300 MB of zeros) quickly with bounded memory', async () => {
+  // How fast a bomb is refused is measured outside unit tests (timings never decide one); here: refused, bounded.
+  it('stops a gzip bomb (300 MB of zeros) with bounded memory', async () => {
     const bomb = await gzipOfZeros(300 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(400_000);
     const before = process.memoryUsage().rss;
-    const started = Date.now();
     const err = await rejection(decodeBody(bomb, 'gzip'));
     expect(err.kind).toBe('too_large');
-    expect(Date.now() - started).toBeLessThan(2000);
     // gzip tops out near 1030:1, so this bomb is stopped by the 256 MiB absolute cap: memory stays bounded by it.
     expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
   }, 30_000);
@@ -116,11 +115,9 @@ describe('decodeBody', () => {
   it('stops a zstd bomb (300 MiB from 300 concatenated frames) at the ratio cap', async () => {
     const frame = Buffer.from(ZSTD_1MIB_ZEROS, 'base64');
     const bomb = Buffer.concat(new Array(300).fill(frame));
-    const started = Date.now();
     const err = await rejection(decodeBody(bomb, 'zstd'));
     expect(err.kind).toBe('too_large');
     expect(err.message).toMatch(/times its compressed size/);
-    expect(Date.now() - started).toBeLessThan(2000);
     // With the ratio cap off, the absolute cap applies.
     const err2 = await rejection(
       decodeBody(bomb, 'zstd', { maxDecompressionRatio: 0, maxDecompressedBytes: 20 << 20 }),

@@ -6,3 +6,4 @@ export { SCALAR_IMPLS } from './functions/registry';
 export { DistinctCounter } from './sketches/hyperloglog';
 export { QuantileSketch } from './sketches/quantile-sketch';
 export { concatBatches } from './concat';
+export { compileRegex } from './regex';

@@ -34,6 +34,11 @@ export interface PlanContext {
   datasetSchema: (name: string, span: SourceSpan) => Field[];
   /** When true, unknown fields are typed `dynamic` instead of rejected (static validation without schemas). */
   lenientFields?: boolean;
+  /**
+   * Checks a constant regular expression with the engine that will run it (RE2 in query-exec): returns
+   * why it does not compile, or null. Lets the planner reject a bad pattern with its span before execution.
+   */
+  checkRegex?: (pattern: string) => string | null;
   defaultLimit?: number;
 }
 
@@ -47,6 +52,17 @@ export interface BuiltPlan {
 const ARITH_OPS = new Set(['+', '-', '*', '/', '%']);
 const COMPARE_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const TIME_FIELD = '_time';
+/** Functions that take a regular expression, and the position of that argument. */
+const REGEX_ARGUMENT = new Map<string, number>([
+  ['extract', 0],
+  ['extract_all', 0],
+  ['replace_regex', 0],
+  ['trim_regex', 0],
+  ['trim_start_regex', 0],
+  ['trim_end_regex', 0],
+  ['countof_regex', 0],
+  ['indexof_regex', 1],
+]);
 
 export function buildPlan(query: Query, ctx: PlanContext): BuiltPlan {
   return new PlanBuilder(ctx).build(query);
@@ -317,6 +333,13 @@ class PlanBuilder {
       }
       case 'parse': {
         const source = this.bindExpr(op.source, fields);
+        if (op.mode === 'regex') {
+          // The same pattern query-exec compiles for `parse kind=regex`.
+          const pattern = op.parts
+            .map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)'))
+            .join('');
+          this.checkRegex(pattern + (op.parts[op.parts.length - 1]?.kind === 'capture' ? '$' : ''), op.span);
+        }
         const captures = op.parts.filter(
           (p): p is { kind: 'capture'; name: string; type: AplType } => p.kind === 'capture',
         );
@@ -521,7 +544,8 @@ class PlanBuilder {
       kind: 'make-series',
       input,
       keys,
-      aggs,
+      // rate(x) in make-series: per second of one step.
+      aggs: aggs.map((a) => (a.fn === 'rate' ? { ...a, periodMs: stepMs } : a)),
       defaults,
       time,
       timeName,
@@ -549,6 +573,21 @@ class PlanBuilder {
     ) {
       timeBucketMs = first.args[1].value as number;
     }
+    if (aggs.some((a) => a.fn === 'rate')) {
+      // rate(x) divides by the bucket of a `bin(_time, …)` key, else by the query window.
+      const bucketKey = keys.find(
+        (k) =>
+          k.expr.kind === 'call' &&
+          k.expr.fn === 'bin' &&
+          k.expr.args[0].kind === 'col' &&
+          k.expr.args[0].name === TIME_FIELD &&
+          k.expr.args[1].kind === 'lit',
+      );
+      const bucket =
+        bucketKey?.expr.kind === 'call' ? (bucketKey.expr.args[1] as { value: unknown }).value : null;
+      const periodMs = typeof bucket === 'number' ? bucket : this.ctx.endMs - this.ctx.startMs;
+      aggs = aggs.map((a) => (a.fn === 'rate' ? { ...a, periodMs } : a));
+    }
     return { kind: 'aggregate', input, keys, aggs, schema, timeBucketMs };
   }
 
@@ -560,7 +599,8 @@ class PlanBuilder {
   ): AggregateCall {
     const e = item.expr;
     if (e.kind !== 'call' || !AGGREGATE_SIGNATURES.has(e.name)) {
-      if (e.kind === 'call' && !SCALAR_SIGNATURES.has(e.name)) throw this.unknownFunction(e.name, e.nameSpan);
+      if (e.kind === 'call' && !SCALAR_SIGNATURES.has(e.name))
+        throw this.unknownFunction(e.name, e.nameSpan, true);
       throw aplError('apl_expected_aggregate', {}, e.span);
     }
     const sig = AGGREGATE_SIGNATURES.get(e.name)!;
@@ -571,6 +611,15 @@ class PlanBuilder {
         e.span,
       );
     }
+    // `*` is an argument only of `count(*)` and of the extra columns of `arg_max`/`arg_min` (`arg_max(x, *)`).
+    e.args.forEach((a, i) => {
+      if (a.kind !== 'star') return;
+      const allowed =
+        (sig.name === 'count' && e.args.length === 1) ||
+        ((sig.name === 'arg_max' || sig.name === 'arg_min') && i > 0);
+      if (!allowed)
+        throw aplError('apl_invalid_argument', { name: e.name, reason: "'*' is not allowed here" }, a.span);
+    });
     const argExprs = e.args.filter((a) => a.kind !== 'star');
     const bound = argExprs.map((a) => this.bindExpr(a, fields));
     let predicate: PExpr | null = null;
@@ -603,6 +652,27 @@ class PlanBuilder {
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
         break;
+      case 'make_bag':
+        valueArgs = values.slice(0, 1);
+        for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
+        break;
+      case 'topk':
+      case 'topkif':
+      case 'histogram':
+      case 'histogramif': {
+        // `topk(x, k)` / `histogram(x, nbins)`: a positive integer constant (histogram bins capped at 10,000).
+        valueArgs = values.slice(0, 1);
+        const v = this.constantOf(values[1], e.span, sig.name);
+        const limit = sig.name.startsWith('histogram') ? 10_000 : Number.MAX_SAFE_INTEGER;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > limit)
+          throw aplError(
+            'apl_invalid_argument',
+            { name: sig.name, reason: `expected an integer between 1 and ${limit}` },
+            e.span,
+          );
+        params.push(v);
+        break;
+      }
       default:
         break;
     }
@@ -821,20 +891,24 @@ class PlanBuilder {
       'apl_unknown_field',
       {
         name,
-        suggestion: closestName(
-          name,
-          fields.map((f) => f.name),
-        ),
+        suggestion: closestName(name, [...fields.map((f) => f.name), ...this.scalarLets.keys()]),
       },
       span,
     );
   }
 
-  private unknownFunction(name: string, span: SourceSpan): QuarryError {
-    const names = [...SCALAR_SIGNATURES.keys(), ...AGGREGATE_SIGNATURES.keys()].filter(
-      (n) => n !== 'getprop' && n !== 'index',
-    );
+  /** Unknown function; in an aggregation position aggregates are preferred as suggestions. */
+  private unknownFunction(name: string, span: SourceSpan, aggregatesFirst = false): QuarryError {
+    const scalars = [...SCALAR_SIGNATURES.keys()].filter((n) => n !== 'getprop' && n !== 'index');
+    const aggregates = [...AGGREGATE_SIGNATURES.keys()];
+    const names = aggregatesFirst ? [...aggregates, ...scalars] : [...scalars, ...aggregates];
     return aplError('apl_unknown_function', { name, suggestion: closestName(name, names) }, span);
+  }
+
+  /** Rejects a constant regular expression that does not compile, at the pattern's span. */
+  private checkRegex(pattern: string, span: SourceSpan): void {
+    const reason = this.ctx.checkRegex?.(pattern);
+    if (reason) throw aplError('apl_invalid_regex', { pattern, reason }, span);
   }
 
   private bindBinary(e: Extract<Expr, { kind: 'binary' }>, fields: Field[]): PExpr {
@@ -868,6 +942,9 @@ class PlanBuilder {
       return call(e.op, [left, right], 'bool');
     }
     if (COMPARE_OPS.has(e.op)) return call(e.op, [left, right], 'bool');
+    if ((e.op === 'matches regex' || e.op === '!matches regex') && right.kind === 'lit') {
+      if (typeof right.value === 'string') this.checkRegex(right.value, e.right.span);
+    }
     return call(e.op, [left, right], 'bool');
   }
 
@@ -930,6 +1007,10 @@ class PlanBuilder {
     }
     const args = e.args.map((a) => this.bindExpr(a, fields));
     const fn = canonicalFunctionName(name);
+    const regexAt = REGEX_ARGUMENT.get(fn);
+    const pattern = regexAt === undefined ? undefined : args[regexAt];
+    if (pattern?.kind === 'lit' && typeof pattern.value === 'string')
+      this.checkRegex(pattern.value, e.args[regexAt!].span);
     return call(fn, args, sig.returns(args.map((a) => a.type)));
   }
 }

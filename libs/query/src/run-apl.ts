@@ -1,10 +1,10 @@
 /**
  * The APL facade: parse → plan (names resolved against dataset schemas) → optimize → execute → table.
  */
-import { parseApl } from '@quarry/apl';
-import { QuarryError, isQuarryError, notFound, type SourceSpan } from '@quarry/common';
+import { aplError, parseApl } from '@quarry/apl';
+import { QuarryError, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
 import { emptyScanStats, type Catalog, type DatasetSource, type QueryOutput } from '@quarry/contracts';
-import { executePlan, toResultTable } from '@quarry/query-exec';
+import { compileRegex, executePlan, toResultTable } from '@quarry/query-exec';
 import { aplTypeOfWire, buildPlan, optimize, printPlan, type Field } from '@quarry/query-plan';
 import { datasetsOfQuery } from './referenced-datasets';
 
@@ -34,15 +34,49 @@ export function orderSchema(fields: Field[]): Field[] {
   return [...SYSTEM_FIELDS, ...rest];
 }
 
+/** Why a constant pattern does not compile under RE2 (the engine that runs it), or null. */
+function checkRegex(pattern: string): string | null {
+  try {
+    compileRegex(pattern);
+    return null;
+  } catch (err) {
+    const message = (err as Error)?.message ?? String(err);
+    // compileRegex says "invalid regular expression '<p>': <reason>"; keep the reason.
+    const i = message.lastIndexOf("': ");
+    return i >= 0 ? message.slice(i + 3) : message;
+  }
+}
+
+/**
+ * Normalizes what escapes the engine: a user error always carries a span (errors raised at run time
+ * without one, such as a regex that is only known per row, point at the whole query), a stack overflow
+ * on a pathological query is `apl_too_complex`, anything else is an internal error.
+ */
+function normalizeError(err: unknown, text: string, what: string): QuarryError {
+  if (isQuarryError(err)) {
+    if (err.kind !== 'invalid' || err.span) return err;
+    const span = spanAt(text, 0, text.length);
+    return new QuarryError('invalid', `${err.message} at ${span.line}:${span.column}`, {
+      code: err.code,
+      span,
+      details: err.details,
+      cause: err.cause,
+    });
+  }
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return aplError('apl_too_complex', { limit: 'supported' }, spanAt(text, 0, text.length));
+  }
+  return new QuarryError('internal', `${what} failed: ${(err as Error)?.message ?? String(err)}`, {
+    cause: err,
+    code: 'query_internal',
+  });
+}
+
 export async function runApl(text: string, options: RunAplOptions): Promise<QueryOutput> {
   try {
     return await runAplUnchecked(text, options);
   } catch (err) {
-    if (isQuarryError(err)) throw err;
-    throw new QuarryError('internal', `query failed: ${(err as Error)?.message ?? String(err)}`, {
-      cause: err,
-      code: 'query_internal',
-    });
+    throw normalizeError(err, text, 'query');
   }
 }
 
@@ -63,6 +97,7 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     endMs: options.endMs,
     nowMs: options.nowMs,
     defaultLimit: options.defaultLimit,
+    checkRegex,
     datasetSchema: (name: string, span: SourceSpan) => {
       const schema = schemas.get(name);
       if (!schema) throw notFound(`dataset "${name}" not found`, { code: 'dataset_not_found', span });
@@ -90,19 +125,21 @@ export function validateApl(text: string): void {
       endMs: 1,
       nowMs: 0,
       lenientFields: true,
+      checkRegex,
       datasetSchema: () => SYSTEM_FIELDS.map((f) => ({ ...f })),
     });
   } catch (err) {
-    if (isQuarryError(err)) throw err;
-    throw new QuarryError('internal', `validation failed: ${(err as Error)?.message ?? String(err)}`, {
-      cause: err,
-    });
+    throw normalizeError(err, text, 'validation');
   }
 }
 
 /** Dataset names the query reads (for access checks before running it). Throws `invalid` on syntax errors. */
 export function referencedDatasets(text: string): string[] {
-  return datasetsOfQuery(parseApl(text));
+  try {
+    return datasetsOfQuery(parseApl(text));
+  } catch (err) {
+    throw normalizeError(err, text, 'parse');
+  }
 }
 
 /** The optimized plan as text (for debugging and `EXPLAIN`-like endpoints). */

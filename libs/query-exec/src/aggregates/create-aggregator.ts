@@ -4,6 +4,10 @@ import type { Aggregator } from './aggregator';
 import { CountAggregator, MinMaxAggregator, SumAggregator, VarianceAggregator } from './basic-aggregators';
 import { ArgExtremeAggregator, MakeListAggregator } from './collection-aggregators';
 import { DcountAggregator, PercentileAggregator } from './sketch-aggregators';
+import { MAKE_BAG_DEFAULT_MAX, MakeBagAggregator } from './bag-aggregator';
+import { HistogramAggregator } from './histogram-aggregator';
+import { RateAggregator } from './rate-aggregator';
+import { TopkAggregator } from './topk-aggregator';
 
 export function createAggregator(call: AggregateCall): Aggregator {
   const cap = typeof call.params[0] === 'number' ? (call.params[0] as number) : Infinity;
@@ -48,6 +52,16 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new ArgExtremeAggregator(true, call.args.length);
     case 'arg_min':
       return new ArgExtremeAggregator(false, call.args.length);
+    case 'topk':
+    case 'topkif':
+      return new TopkAggregator(call.params[0] as number);
+    case 'histogram':
+    case 'histogramif':
+      return new HistogramAggregator(call.params[0] as number);
+    case 'rate':
+      return new RateAggregator(call.periodMs);
+    case 'make_bag':
+      return new MakeBagAggregator(cap === Infinity ? MAKE_BAG_DEFAULT_MAX : cap);
     default:
       throw new QuarryError('internal', `no aggregator for '${call.fn}'`, { code: 'exec_missing_aggregate' });
   }

@@ -1,7 +1,8 @@
 /**
  * parse / parse-where (apl.md §7 parse). simple/relaxed: constants match their first occurrence after
  * the previous position, a capture takes the text up to the next constant; regex: the pattern is
- * compiled to one RE2 expression with a group per capture.
+ * compiled to one RE2 expression with a named group per capture, so groups written inside the regex
+ * constants do not shift which text each capture receives.
  */
 import type { Column, ColumnKind } from '@quarry/contracts';
 import { selectRows } from '@quarry/contracts';
@@ -30,6 +31,11 @@ function convert(text: string, type: ColumnKind): unknown {
     return null;
   if (type === 'long' && !/^\s*[-+]?\d+\s*$/.test(text)) return null;
   return f([text], ['string']);
+}
+
+/** Name of the regex group of the j-th capture (kind=regex); unlikely to clash with a user's group. */
+function captureGroup(j: number): string {
+  return `quarry_capture_${j}`;
 }
 
 /** Returns capture texts, or null when the pattern does not match. */
@@ -64,7 +70,11 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
   let regex: ReturnType<typeof compileRegex> | null = null;
   if (node.mode === 'regex') {
     const pattern = node.parts
-      .map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)'))
+      .map((p) => {
+        if (p.kind === 'const') return p.text;
+        if (p.kind === 'skip') return '.*?';
+        return `(?P<${captureGroup(captures.indexOf(p))}>.*?)`;
+      })
       .join('');
     regex = compileRegex(pattern + (node.parts[node.parts.length - 1]?.kind === 'capture' ? '$' : ''));
   }
@@ -79,7 +89,7 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
       let texts: string[] | null;
       if (regex) {
         const m = regex.exec(s);
-        texts = m ? m.slice(1) : null;
+        texts = m ? captures.map((_, j) => m.groups?.[captureGroup(j)] ?? '') : null;
       } else {
         texts = matchSimple(s, node.parts);
       }

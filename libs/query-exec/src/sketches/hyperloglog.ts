@@ -6,18 +6,26 @@
 const P = 14;
 const M = 1 << P;
 const EXACT_LIMIT = 4096;
+// Module-level aliases: a global lookup per call is slow inside vm contexts (jest) and costs nothing here.
+const imul = Math.imul;
+const clz32 = Math.clz32;
 
 /** 32-bit FNV-1a followed by a murmur3 finalizer for better avalanche on short keys. */
 export function hash32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = imul(h, 0x01000193);
   }
+  return fmix32(h);
+}
+
+/** murmur3's 32-bit finaliser. */
+function fmix32(h: number): number {
   h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
+  h = imul(h, 0x85ebca6b);
   h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
+  h = imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
 }
@@ -32,14 +40,27 @@ export class DistinctCounter {
       if (this.exact.size > EXACT_LIMIT) this.toSketch();
       return;
     }
-    this.addHash(hash32(key), hash32('\u0002' + key));
+    this.addKey(key);
+  }
+
+  /** Two independent 32-bit hashes from one pass over the key (no string concatenation per value). */
+  private addKey(key: string): void {
+    let h = 0x811c9dc5;
+    let h2 = 0x9747b28c;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      h = imul(h ^ c, 0x01000193);
+      h2 = imul(h2 ^ c, 0x5bd1e995);
+      h2 ^= h2 >>> 15;
+    }
+    this.addHash(fmix32(h), fmix32(h2 ^ key.length));
   }
 
   private addHash(h: number, h2: number): void {
     const idx = h >>> (32 - P);
     // Rank from the remaining bits plus a second hash, so runs longer than 18 bits are still possible.
     const rest = ((h << P) | (h2 >>> (32 - P))) >>> 0;
-    const rank = rest === 0 ? 33 : Math.clz32(rest) + 1;
+    const rank = rest === 0 ? 33 : clz32(rest) + 1;
     if (rank > this.registers![idx]) this.registers![idx] = rank;
   }
 
@@ -47,7 +68,7 @@ export class DistinctCounter {
     this.registers = new Uint8Array(M);
     const keys = this.exact!;
     this.exact = null;
-    for (const k of keys) this.addHash(hash32(k), hash32('\u0002' + k));
+    for (const k of keys) this.addKey(k);
   }
 
   merge(other: DistinctCounter): void {

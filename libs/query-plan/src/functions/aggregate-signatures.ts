@@ -80,6 +80,20 @@ const list: AggregateSignature[] = [
   },
   { name: 'arg_max', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'argmax' },
   { name: 'arg_min', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'argmin' },
+  { name: 'topk', minArgs: 2, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'topk' },
+  { name: 'topkif', minArgs: 3, maxArgs: 3, returns: fixed('dynamic'), predicateIndex: 2, wireOp: 'topkif' },
+  { name: 'histogram', minArgs: 2, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'histogram' },
+  {
+    name: 'histogramif',
+    minArgs: 3,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 2,
+    wireOp: 'histogramif',
+  },
+  { name: 'rate', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'rate' },
+  // Not in Axiom's wire enum: reported as `computed`.
+  { name: 'make_bag', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
 ];
 
 export const AGGREGATE_SIGNATURES: ReadonlyMap<string, AggregateSignature> = new Map(

@@ -26,6 +26,8 @@ export interface AggregateCall {
   outputs: Field[];
   /** Constant arguments (percentile ranks, dcount accuracy, list caps). */
   params: unknown[];
+  /** `rate`: the period one group covers (bucket size of a `bin(_time, …)` key, else the query window). */
+  periodMs?: number;
 }
 
 /** Reads a dataset: rows with `startMs <= _time < endMs`, optionally only some columns and a filter. */

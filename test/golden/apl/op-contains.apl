@@ -1,0 +1,2 @@
+// expect: contains is case-insensitive substring -> "user login ok", "Login failed", "user_login ok"
+ds | where msg contains "LOG" | project msg

@@ -1,0 +1,2 @@
+// expect: | count gives one column named count -> [3] for Paris
+ds | where city == "Paris" | count

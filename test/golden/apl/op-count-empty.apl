@@ -1,0 +1,2 @@
+// expect: count of no rows -> [0]
+ds | where dur > 5000 | count

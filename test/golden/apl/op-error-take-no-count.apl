@@ -1,0 +1,2 @@
+// expect: take without count -> HTTP 400: error invalid <apl_* code>
+ds | take

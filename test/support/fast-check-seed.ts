@@ -1,0 +1,11 @@
+/**
+ * Every property test in a run uses one fast-check seed: `FC_SEED` when set (to replay a failure),
+ * otherwise a fresh one. It is written to stderr so a failing or hanging run can be reproduced with
+ * `FC_SEED=<seed> npx jest <file>`.
+ */
+import fc from 'fast-check';
+
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 2 ** 31);
+fc.configureGlobal({ seed });
+if (process.env.FC_SEED_LOG)
+  process.stderr.write(`fast-check seed ${seed} (${expect.getState().testPath ?? ''})\n`);
