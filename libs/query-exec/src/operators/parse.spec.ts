@@ -1,26 +1,10 @@
 import { columnFromValues, valueAt, type ColumnBatch } from '@quarry/contracts';
 import { col, type ParseNode, type PlanNode } from '@quarry/query-plan';
-import { EvalContext } from '../eval/context';
-import type { ExecEnv } from './exec-env';
+import { streamOf, testEnv } from '../testing/operator-test-kit';
 import { parse } from './parse';
 
-const env = (): ExecEnv => ({
-  sources: new Map(),
-  stats: {
-    blocksExamined: 0,
-    blocksMatched: 0,
-    blocksCached: 0,
-    rowsExamined: 0,
-    minBlockTime: null,
-    maxBlockTime: null,
-  },
-  ctx: new EvalContext(),
-  counters: { rowsMatched: 0, numGroups: 0 },
-});
-
-async function* stream(batches: ColumnBatch[]) {
-  for (const b of batches) yield b;
-}
+const env = testEnv;
+const stream = streamOf;
 
 function node(parts: ParseNode['parts'], mode: ParseNode['mode']): ParseNode {
   return {

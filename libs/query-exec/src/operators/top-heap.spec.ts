@@ -1,27 +1,11 @@
 import fc from 'fast-check';
-import { columnFromValues, valueAt, type ColumnBatch } from '@quarry/contracts';
+import { columnFromValues, valueAt } from '@quarry/contracts';
 import { col } from '@quarry/query-plan';
-import { EvalContext } from '../eval/context';
-import type { ExecEnv } from './exec-env';
+import { streamOf, testEnv } from '../testing/operator-test-kit';
 import { topHeap } from './top-heap';
 
-const env = (): ExecEnv => ({
-  sources: new Map(),
-  stats: {
-    blocksExamined: 0,
-    blocksMatched: 0,
-    blocksCached: 0,
-    rowsExamined: 0,
-    minBlockTime: null,
-    maxBlockTime: null,
-  },
-  ctx: new EvalContext(),
-  counters: { rowsMatched: 0, numGroups: 0 },
-});
-
-async function* stream(batches: ColumnBatch[]) {
-  for (const b of batches) yield b;
-}
+const env = testEnv;
+const stream = streamOf;
 
 describe('topHeap', () => {
   it('matches a stable full sort (nulls and ties, several batches)', async () => {

@@ -7,29 +7,13 @@ import {
   type ColumnKind,
 } from '@quarry/contracts';
 import { col, type SortKeySpec } from '@quarry/query-plan';
-import { EvalContext } from '../eval/context';
-import type { ExecEnv } from './exec-env';
+import { streamOf, testEnv } from '../testing/operator-test-kit';
 import { sort } from './ordering';
 import { limit } from './streaming';
 import { topHeap } from './top-heap';
 
-const env = (): ExecEnv => ({
-  sources: new Map(),
-  stats: {
-    blocksExamined: 0,
-    blocksMatched: 0,
-    blocksCached: 0,
-    rowsExamined: 0,
-    minBlockTime: null,
-    maxBlockTime: null,
-  },
-  ctx: new EvalContext(),
-  counters: { rowsMatched: 0, numGroups: 0 },
-});
-
-async function* stream(batches: ColumnBatch[]) {
-  for (const b of batches) yield b;
-}
+const env = testEnv;
+const stream = streamOf;
 
 async function rows(s: AsyncIterable<ColumnBatch>): Promise<unknown[][]> {
   const out: unknown[][] = [];
