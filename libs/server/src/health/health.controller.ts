@@ -1,5 +1,4 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { unavailable } from '@quarry/common';
 import { Access } from '../auth/access.decorator';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -19,9 +18,11 @@ export class HealthController {
   @Get('readyz')
   @Access({ tokens: 'any', public: true })
   ready() {
-    this.storage.assertReady();
-    const log = this.storage.log.stats();
-    if (log.failed) throw unavailable('ingest log failed');
-    return { status: 'ready', uncompactedRows: this.storage.tail.rows, logSegments: log.segments };
+    this.storage.assertReady(); // throws 503 while replaying and once the log has failed
+    return {
+      status: 'ready',
+      uncompactedRows: this.storage.tail.rows,
+      logSegments: this.storage.log.stats().segments,
+    };
   }
 }

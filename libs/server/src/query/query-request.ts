@@ -41,12 +41,12 @@ function bound(name: string, value: unknown, fallback: number, nowMs: number): n
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value !== 'string') throw invalid(`${name} must be a string`, { code: 'query_time_invalid' });
   const ms = parseTimeBound(value, nowMs);
-  // Go clients send the zero time for "unset".
   if (ms === null) {
     throw invalid(`${name} "${value}" is not an RFC 3339 timestamp or a relative time like now-1h`, {
       code: 'query_time_invalid',
     });
   }
+  // Go clients send the zero time for "unset".
   if (value.startsWith('0001-01-01')) return fallback;
   return ms;
 }

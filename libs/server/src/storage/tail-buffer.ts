@@ -52,8 +52,11 @@ export class TailBuffer {
   dropThrough(partition: number, offset: number): void {
     this.compactedThrough.set(partition, Math.max(offset, this.compactedThrough.get(partition) ?? -1));
     for (const [datasetId, list] of this.byDataset) {
-      const kept = list.filter((e) => e.partition !== partition || e.offset > offset);
-      for (const e of list) if (!kept.includes(e)) this.rowCount -= e.events.length;
+      const kept: TailEntry[] = [];
+      for (const entry of list) {
+        if (entry.partition !== partition || entry.offset > offset) kept.push(entry);
+        else this.rowCount -= entry.events.length;
+      }
       if (kept.length === 0) this.byDataset.delete(datasetId);
       else this.byDataset.set(datasetId, kept);
     }
