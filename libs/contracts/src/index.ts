@@ -6,3 +6,4 @@ export * from './query-result';
 export * from './blocks';
 export * from './column-builder';
 export * from './lazy-columns';
+export * from './metrics';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isQuarryError, sha256Hex } from '@quarry/common';
 import { Metastore } from './metastore';
+import { MIGRATIONS } from './migrations';
 import { PgliteDatabase } from './pglite-database.adapter';
 import { block, metastoreContract, type SqlDatabaseFactory } from './testing/metastore-contract';
 
@@ -56,7 +57,9 @@ describe('file-backed PGlite persistence', () => {
       expect(await second.datasets.listFields(dataset.id)).toMatchObject([{ name: 'a', type: 'integer' }]);
       expect(await second.blocks.listBlocks(dataset.id)).toEqual(blocks);
       expect(await second.blocks.committedOffset(0)).toBe(20);
-      expect(await second.db.query('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+      expect(await second.db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version })),
+      );
     } finally {
       await second.close();
     }
