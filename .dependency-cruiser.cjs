@@ -34,6 +34,8 @@ module.exports = {
     only('query-plan', ['common', 'contracts', 'apl']),
     only('query-exec', ['common', 'contracts', 'query-plan']),
     only('query', ['common', 'contracts', 'apl', 'query-plan', 'query-exec']),
+    only('mpl', ['common', 'contracts']),
+    only('metrics-store', ['common', 'contracts', 'objstore', 'metastore']),
     only('nest-kit', ['common']),
   ],
   options: {
