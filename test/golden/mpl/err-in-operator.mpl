@@ -1,0 +1,1 @@
+golden:cpu | where host in ["h1", "h2"]

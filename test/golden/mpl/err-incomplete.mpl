@@ -1,0 +1,1 @@
+golden:cpu | align to

@@ -1,0 +1,1 @@
+golden:cpu | align to 1m over 5m using avg

@@ -1,0 +1,1 @@
+golden:cpu | align to 1m using avg | group using median

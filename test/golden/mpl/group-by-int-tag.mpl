@@ -1,0 +1,1 @@
+golden:cpu | align to 1h using min | group by cores using min

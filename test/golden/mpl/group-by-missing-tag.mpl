@@ -1,0 +1,1 @@
+golden:cpu | align to 1h using max | group by spot using sum

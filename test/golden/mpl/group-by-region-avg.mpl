@@ -1,0 +1,1 @@
+golden:cpu | align to 30m using avg | group by region using avg

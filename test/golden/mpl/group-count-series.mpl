@@ -1,0 +1,1 @@
+golden:cpu | align to 10m using last | group using count

@@ -1,0 +1,1 @@
+golden:cpu | where host == "h1" | group using max

@@ -1,0 +1,1 @@
+golden:cpu | sample 0.0 | align to 1h using avg

@@ -1,0 +1,1 @@
+golden:nope | align to 10m using avg

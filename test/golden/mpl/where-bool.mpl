@@ -1,0 +1,1 @@
+golden:cpu | where spot == true | align to 1h using count

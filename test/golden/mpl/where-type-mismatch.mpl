@@ -1,0 +1,1 @@
+golden:reqs | where code == 200 | align to 1h using last
