@@ -66,6 +66,8 @@ export interface InExpr {
   op: string;
   left: Expr;
   list: Expr[];
+  /** `x in (T | project y)`: the list is the first column of a tabular expression (`list` is empty). */
+  subquery?: TabularExpr;
   span: SourceSpan;
 }
 
@@ -119,10 +121,12 @@ export interface SortKey {
   span: SourceSpan;
 }
 
-/** A column name or a prefix/suffix wildcard (`resp*`, `*`). */
+/** A column name or a wildcard pattern (`resp*`, `*_id`, `a*b`, `*`). */
 export interface NamePattern {
   pattern: string;
   wildcard: boolean;
+  /** `project-reorder`: how the columns a wildcard matches are sorted (default: input order). */
+  order?: 'asc' | 'desc' | 'granny-asc' | 'granny-desc';
   span: SourceSpan;
 }
 
@@ -130,7 +134,28 @@ export interface NamePattern {
 
 export type Operator =
   | { kind: 'where'; predicate: Expr; span: SourceSpan }
-  | { kind: 'extend'; items: Assignment[]; span: SourceSpan }
+  /** `extend` (or `extend-valid` with `valid`: an item assigns only a "valid" value, apl.md §7). */
+  | { kind: 'extend'; items: Assignment[]; valid?: boolean; span: SourceSpan }
+  | {
+      kind: 'parse-kv';
+      source: Expr;
+      keys: { name: string; type: AplType; span: SourceSpan }[];
+      pairDelimiter: string;
+      kvDelimiter: string;
+      quote: string;
+      escape?: string;
+      greedy: boolean;
+      span: SourceSpan;
+    }
+  | {
+      kind: 'redact';
+      patterns: { pattern: string; span: SourceSpan }[];
+      replaceToken: string;
+      redactGroups: boolean;
+      /** Columns to redact (default: every string column). */
+      on?: { name: string; span: SourceSpan }[];
+      span: SourceSpan;
+    }
   | { kind: 'project'; items: Assignment[]; span: SourceSpan }
   | { kind: 'project-away'; patterns: NamePattern[]; span: SourceSpan }
   | { kind: 'project-keep'; patterns: NamePattern[]; span: SourceSpan }
@@ -145,11 +170,12 @@ export type Operator =
   | { kind: 'getschema'; span: SourceSpan }
   | {
       kind: 'mv-expand';
-      column: Expr;
-      name?: string;
-      toType?: AplType;
+      /** Several columns are expanded together (zipped); each may be `Name = Expr` and `to typeof(T)`. */
+      items: MvExpandItem[];
       itemIndex?: string;
       limit?: number;
+      /** `kind=` / `bagexpansion=`: a bag entry becomes `{key: value}` (bag, default) or `[key, value]`. */
+      bagExpansion: 'bag' | 'array';
       span: SourceSpan;
     }
   | {
@@ -182,6 +208,13 @@ export type Operator =
       span: SourceSpan;
     };
 
+export interface MvExpandItem {
+  expr: Expr;
+  name?: string;
+  toType?: AplType;
+  span: SourceSpan;
+}
+
 export type ParsePart =
   { kind: 'const'; text: string } | { kind: 'skip' } | { kind: 'capture'; name: string; type: AplType };
 
@@ -196,7 +229,9 @@ export type TabularSource =
   | { kind: 'datatable'; columns: { name: string; type: AplType }[]; values: Expr[]; span: SourceSpan }
   | { kind: 'print'; items: Assignment[]; span: SourceSpan }
   | { kind: 'subquery'; query: TabularExpr; span: SourceSpan }
-  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan };
+  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
+  /** `union logs*`, `search in (web-*)`: every dataset whose name matches (`*` = any text). */
+  | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan };
 
 export interface TabularExpr {
   source: TabularSource;

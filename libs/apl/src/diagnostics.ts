@@ -33,7 +33,8 @@ const table = {
   },
   apl_unterminated_string: {
     phase: 'syntax',
-    meaning: 'A string literal without its closing quote on the same line.',
+    meaning:
+      'A string literal without its closing quote on the same line (or a ``` string without its closing ```).',
     example: 'ds | where a == "abc',
     message: () => 'unterminated string literal',
   },
@@ -144,11 +145,19 @@ const table = {
     example: 'ds | where method matches regex "("',
     message: (p) => `invalid regular expression '${p.pattern}': ${p.reason}`,
   },
+  apl_virtual_field_invalid: {
+    phase: 'semantic',
+    meaning:
+      "A virtual field of a dataset the query reads does not parse or bind (unknown function, wrong arity, a reference to another virtual field). The position is the dataset's name in the query; the reason carries the position inside the virtual field's expression.",
+    example: '',
+    message: (p) => `virtual field '${p.name}' of dataset '${p.dataset}' is invalid: ${p.reason}`,
+  },
   apl_unsupported: {
     phase: 'semantic',
     meaning:
-      'Reserved for a construct the language defines but this engine does not implement (not raised today).',
-    example: '',
+      'A construct the language defines that Quarry deliberately does not run: `externaldata` (no fetching of ' +
+      'external URLs), `redact replaceHash=true` (hash undocumented), `spotlight`.',
+    example: 'externaldata (a:string) ["https://example.com/a.csv"]',
     message: (p) => `${p.what} is not supported`,
   },
 } satisfies Record<string, DiagnosticSpec>;

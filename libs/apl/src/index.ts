@@ -1,5 +1,5 @@
 export * from './ast';
 export * from './diagnostics';
-export { parseApl, TABULAR_OPERATORS, STRING_OPERATORS, typeFromName } from './parser';
+export { parseApl, parseAplExpression, TABULAR_OPERATORS, STRING_OPERATORS, typeFromName } from './parser';
 export { TIMESPAN_UNITS } from './timespan';
 export { SourceText } from './source-text';

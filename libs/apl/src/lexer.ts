@@ -39,6 +39,7 @@ export class Lexer {
     const start = this.pos;
     if (start >= text.length) return { kind: 'eof', text: '', start, end: start };
     const c = text[start];
+    if (text.startsWith('```', start)) return this.readMultilineString(start);
     if (c === '"' || c === "'") return this.readString(start, false);
     if (c === '@' && (text[start + 1] === '"' || text[start + 1] === "'"))
       return this.readString(start, true);
@@ -129,6 +130,14 @@ export class Lexer {
     }
     this.pos = i;
     return { kind: isReal ? 'real' : 'int', text: numText, value, start, end: i };
+  }
+
+  /** ```` ```text``` ````: a raw string that may span lines (no escapes), up to the next ```` ``` ````. */
+  private readMultilineString(start: number): Token {
+    const close = this.text.indexOf('```', start + 3);
+    if (close < 0) throw aplError('apl_unterminated_string', {}, this.source.span(start, this.text.length));
+    this.pos = close + 3;
+    return { kind: 'string', text: this.text.slice(start + 3, close), start, end: this.pos };
   }
 
   private readString(start: number, verbatim: boolean): Token {

@@ -6,6 +6,7 @@
 import { parseRfc3339, type SourceSpan } from '@quarry/common';
 import type {
   AplType,
+  MvExpandItem,
   Assignment,
   Expr,
   JoinCondition,
@@ -50,6 +51,9 @@ export const TABULAR_OPERATORS = [
   'search',
   'sample',
   'make-series',
+  'extend-valid',
+  'parse-kv',
+  'redact',
 ];
 
 /** Word operators at comparison level that take a single right operand. */
@@ -139,6 +143,11 @@ export function parseApl(text: string): Query {
   return new Parser(text).parseQuery();
 }
 
+/** Parses a lone scalar expression (a virtual field's definition); spans are relative to `text`. */
+export function parseAplExpression(text: string): Expr {
+  return new Parser(text).parseStandaloneExpr();
+}
+
 class Parser {
   private readonly src: SourceText;
   private readonly lexer: Lexer;
@@ -148,6 +157,8 @@ class Parser {
   private readonly tableLets = new Set<string>();
   private readonly scalarLets = new Set<string>();
   private depth = 0;
+  /** >0 while parsing a `search` predicate, where `Field:"term"` and prefix `not` are allowed. */
+  private searchDepth = 0;
   private lastOption: Token | undefined;
   /** Depth of each binary expression node (left-deep chains are built iteratively). */
   private readonly chainDepth = new WeakMap<Expr, number>();
@@ -268,6 +279,15 @@ class Parser {
     return { statements, body, span: this.src.span(0, this.src.text.length) };
   }
 
+  parseStandaloneExpr(): Expr {
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    const expr = this.parseExpr();
+    const t = this.peek();
+    if (t.kind !== 'eof')
+      throw aplError('apl_unexpected_token', { found: describeToken(t) }, this.tokSpan(t));
+    return expr;
+  }
+
   private parseLet(): Statement {
     const start = this.advance().start;
     const nameTok = this.peek();
@@ -288,8 +308,9 @@ class Parser {
   private looksTabular(): boolean {
     const t = this.peek();
     if (t.kind === 'ident') {
-      if (t.text === 'datatable' || t.text === 'print' || t.text === 'union') return true;
+      if (['datatable', 'print', 'union', 'externaldata'].includes(t.text)) return true;
       if (this.isPunct('|', 1)) return true;
+      if (this.startsLeadingSearch()) return true;
       if (this.isPunct(';', 1) || this.peek(1).kind === 'eof') {
         if (this.scalarLets.has(t.text)) return false;
         return true;
@@ -305,6 +326,35 @@ class Parser {
       const inner = this.peek(1);
       return (
         (inner.kind === 'ident' || this.isPunct('[', 1)) && (this.isPunct('|', 2) || this.isPunct('|', 4))
+      );
+    }
+    return false;
+  }
+
+  /**
+   * After `in (`: whether a tabular expression follows (`T | ...`, `(T | ...)`, a `let`-bound table,
+   * `datatable(...)`) rather than a list of scalars. `|` can never appear in a scalar list.
+   */
+  private looksTabularInList(): boolean {
+    const t = this.peek();
+    if (t.kind === 'ident') {
+      if (this.isPunct('|', 1)) return true;
+      if (this.tableLets.has(t.text) && this.isPunct(')', 1)) return true;
+      if ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'union') return true;
+      return false;
+    }
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2))
+      return this.isPunct('|', 3);
+    if (this.isPunct('(')) {
+      const inner = this.peek(1);
+      if (
+        inner.kind === 'ident' &&
+        (this.isPunct('|', 2) || (this.tableLets.has(inner.text) && this.isPunct(')', 2)))
+      )
+        return true;
+      if (inner.kind === 'ident' && inner.text === 'datatable' && this.isPunct('(', 2)) return true;
+      return (
+        this.isPunct('[', 1) && this.peek(2).kind === 'string' && this.isPunct(']', 3) && this.isPunct('|', 4)
       );
     }
     return false;
@@ -326,6 +376,7 @@ class Parser {
 
   private parseTabularInner(): TabularExpr {
     const start = this.peek().start;
+    if (this.startsLeadingSearch()) return this.parseLeadingSearch();
     const source = this.parseSource();
     const operators: Operator[] = [];
     while (this.acceptPunct('|')) operators.push(this.parseOperator());
@@ -347,6 +398,13 @@ class Parser {
     }
     if (t.kind === 'ident') {
       if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
+      if (t.text === 'externaldata' && this.isPunct('(', 1)) {
+        throw aplError(
+          'apl_unsupported',
+          { what: 'externaldata (Quarry does not fetch external files; use datatable or ingest the data)' },
+          this.tokSpan(t),
+        );
+      }
       if (t.text === 'print') {
         this.advance();
         const items = this.parseAssignments();
@@ -366,6 +424,97 @@ class Parser {
       return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
     }
     throw this.expected('a dataset or table expression');
+  }
+
+  /** `search ...` as the first word of a query (not a dataset called `search` followed by `|`). */
+  private startsLeadingSearch(): boolean {
+    if (!this.isIdent('search')) return false;
+    const next = this.peek(1);
+    return !(next.kind === 'eof' || (next.kind === 'punct' && [';', '|', ')', ','].includes(next.text)));
+  }
+
+  /**
+   * `search [kind=...] [in (Datasets)] Predicate` starting a query: the union of the named datasets (every
+   * dataset without `in`), with the source dataset in column `$table` (Kusto), filtered by the search.
+   */
+  private parseLeadingSearch(): TabularExpr {
+    const start = this.advance().start;
+    const caseSensitive = this.parseSearchKind();
+    const refs: TabularSource[] = [];
+    if (this.isIdent('in') && this.isPunct('(', 1)) {
+      this.advance();
+      this.advance();
+      do refs.push(this.parseDatasetRef());
+      while (this.acceptPunct(','));
+      this.expectPunct(')');
+    } else {
+      refs.push({ kind: 'dataset-pattern', pattern: '*', span: this.src.span(start, this.lastEnd) });
+    }
+    const predicate = this.parseSearchPredicate();
+    const tables = refs.map((r) => ({ source: r, operators: [], span: r.span }));
+    const source: TabularSource = {
+      kind: 'union',
+      tables,
+      withSource: '$table',
+      span: this.spanFrom(start),
+    };
+    const operators: Operator[] = [{ kind: 'search', caseSensitive, predicate, span: this.spanFrom(start) }];
+    while (this.acceptPunct('|')) operators.push(this.parseOperator());
+    return { source, operators, span: this.spanFrom(start) };
+  }
+
+  private parseSearchPredicate(): Expr {
+    this.searchDepth++;
+    try {
+      return this.parseExpr();
+    } finally {
+      this.searchDepth--;
+    }
+  }
+
+  private parseSearchKind(): boolean {
+    const searchKind = this.parseKindOption('kind');
+    const searchKinds = ['case_sensitive', 'case_insensitive', 'default'];
+    if (searchKind !== undefined && !searchKinds.includes(searchKind)) {
+      throw this.invalidKind('search', `unknown search kind '${searchKind}'`, searchKind, searchKinds);
+    }
+    return searchKind === 'case_sensitive';
+  }
+
+  /**
+   * A dataset named in `union` or `search in (...)`: a name, `['quoted name']`, or a pattern with `*`
+   * (`logs*`, `*`, `web-*`, `['web-*']`). Unquoted patterns are the touching tokens of the name.
+   */
+  private parseDatasetRef(): TabularSource {
+    const t = this.peek();
+    const start = t.start;
+    if (this.isPunct('[') && this.peek(1).kind === 'string') {
+      const name = this.parseBracketName();
+      const span = this.spanFrom(start);
+      return name.includes('*')
+        ? { kind: 'dataset-pattern', pattern: name, span }
+        : { kind: 'dataset', name, span };
+    }
+    const keyword =
+      t.kind === 'ident' &&
+      ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'print' || t.text === 'union');
+    const startsName = (t.kind === 'ident' && !keyword) || this.isPunct('*');
+    if (!startsName) return this.parseSource();
+    let text = '';
+    let end = start;
+    for (;;) {
+      const k = this.peek();
+      const glues =
+        k.kind === 'ident' || k.kind === 'int' || (k.kind === 'punct' && ['*', '-', '.'].includes(k.text));
+      if (!glues || (text !== '' && k.start !== end)) break;
+      text += this.src.text.slice(k.start, k.end);
+      end = k.end;
+      this.advance();
+    }
+    const span = this.spanFrom(start);
+    return text.includes('*')
+      ? { kind: 'dataset-pattern', pattern: text, span }
+      : { kind: 'dataset', name: text, span };
   }
 
   private parseBracketName(): string {
@@ -443,6 +592,12 @@ class Parser {
         return done({ kind: 'where' as const, predicate: this.parseExpr() });
       case 'extend':
         return done({ kind: 'extend' as const, items: this.parseAssignments() });
+      case 'extend-valid':
+        return done({ kind: 'extend' as const, items: this.parseAssignments(), valid: true });
+      case 'parse-kv':
+        return done(this.parseParseKv());
+      case 'redact':
+        return done(this.parseRedact());
       case 'project':
         return done({ kind: 'project' as const, items: this.parseAssignments() });
       case 'project-away':
@@ -502,16 +657,15 @@ class Parser {
         return done({ kind: 'union' as const, tables, withSource });
       }
       case 'search': {
-        const searchKind = this.parseKindOption('kind');
-        const searchKinds = ['case_sensitive', 'case_insensitive', 'default'];
-        if (searchKind !== undefined && !searchKinds.includes(searchKind)) {
-          throw this.invalidKind('search', `unknown search kind '${searchKind}'`, searchKind, searchKinds);
+        const caseSensitive = this.parseSearchKind();
+        if (this.isIdent('in') && this.isPunct('(', 1)) {
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'search', reason: "'in (datasets)' is only allowed when search starts the query" },
+            this.tokSpan(this.peek()),
+          );
         }
-        return done({
-          kind: 'search' as const,
-          caseSensitive: searchKind === 'case_sensitive',
-          predicate: this.parseExpr(),
-        });
+        return done({ kind: 'search' as const, caseSensitive, predicate: this.parseSearchPredicate() });
       }
       case 'sample':
         return done({ kind: 'sample' as const, fraction: this.parseExpr() });
@@ -584,10 +738,186 @@ class Parser {
     return aplError('apl_invalid_argument', { name, reason, suggestion: closestName(value, allowed) }, span);
   }
 
+  /** `parse-kv Expr as (k1[:type], ...) with (pair_delimiter=..., kv_delimiter=... [, quote=..., escape=..., greedy=...])`. */
+  private parseParseKv(): Operator {
+    const source = this.parseExpr();
+    this.expectIdent('as');
+    this.expectPunct('(');
+    const keys: { name: string; type: AplType; span: SourceSpan }[] = [];
+    do {
+      const s = this.peek().start;
+      const name = this.parseColumnName();
+      let type: AplType = 'string';
+      if (this.acceptPunct(':')) {
+        const tt = this.peek();
+        const t = tt.kind === 'ident' ? typeFromName(tt.text) : undefined;
+        if (!t) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+        this.advance();
+        type = t;
+      }
+      keys.push({ name, type, span: this.spanFrom(s) });
+    } while (this.acceptPunct(','));
+    this.expectPunct(')');
+    const options = this.parseWithOptions('parse-kv', [
+      'pair_delimiter',
+      'kv_delimiter',
+      'quote',
+      'escape',
+      'greedy',
+    ]);
+    const text = (name: string) => {
+      const v = options.get(name);
+      if (v === undefined) return undefined;
+      if (typeof v.value !== 'string' || v.value === '')
+        throw aplError(
+          'apl_invalid_argument',
+          { name: 'parse-kv', reason: `${name} must be a non-empty string` },
+          v.span,
+        );
+      return v.value;
+    };
+    const pairDelimiter = text('pair_delimiter');
+    const kvDelimiter = text('kv_delimiter');
+    if (pairDelimiter === undefined || kvDelimiter === undefined) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'parse-kv', reason: 'with (pair_delimiter=..., kv_delimiter=...) is required' },
+        this.spanFrom(source.span.start),
+      );
+    }
+    const greedy = options.get('greedy');
+    if (greedy !== undefined && typeof greedy.value !== 'boolean')
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'parse-kv', reason: 'greedy must be true or false' },
+        greedy.span,
+      );
+    return {
+      kind: 'parse-kv',
+      source,
+      keys,
+      pairDelimiter,
+      kvDelimiter,
+      quote: text('quote') ?? '',
+      escape: text('escape'),
+      greedy: greedy?.value === true,
+      span: this.spanFrom(source.span.start),
+    };
+  }
+
+  /** `with (name = literal, ...)` with the allowed option names. */
+  private parseWithOptions(
+    operator: string,
+    allowed: readonly string[],
+  ): Map<string, { value: unknown; span: SourceSpan }> {
+    const out = new Map<string, { value: unknown; span: SourceSpan }>();
+    if (!this.acceptIdent('with')) return out;
+    this.expectPunct('(');
+    do {
+      const nameTok = this.peek();
+      if (nameTok.kind !== 'ident') throw this.expected('an option name', nameTok, allowed);
+      if (!allowed.includes(nameTok.text)) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: operator,
+            reason: `unknown option '${nameTok.text}'`,
+            suggestion: closestName(nameTok.text, allowed),
+          },
+          this.tokSpan(nameTok),
+        );
+      }
+      this.advance();
+      this.expectPunct('=');
+      const value = this.parseExpr();
+      if (value.kind !== 'literal')
+        throw aplError(
+          'apl_invalid_argument',
+          { name: operator, reason: `${nameTok.text} must be a literal` },
+          value.span,
+        );
+      out.set(nameTok.text, { value: value.value, span: value.span });
+    } while (this.acceptPunct(','));
+    this.expectPunct(')');
+    return out;
+  }
+
+  /** `redact [replaceToken="*"] [replaceHash=false] [redactGroups=false] Regex, ... [on Col, ...]`. */
+  private parseRedact(): Operator {
+    const start = this.lastEnd;
+    let replaceToken = '*';
+    let redactGroups = false;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind !== 'ident' || !this.isPunct('=', 1)) break;
+      if (!['replaceToken', 'replaceHash', 'redactGroups'].includes(t.text)) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: 'redact',
+            reason: `unknown option '${t.text}'`,
+            suggestion: closestName(t.text, ['replaceToken', 'replaceHash', 'redactGroups']),
+          },
+          this.tokSpan(t),
+        );
+      }
+      this.advance();
+      this.advance();
+      const v = this.parseExpr();
+      if (t.text === 'replaceToken') {
+        if (v.kind !== 'literal' || typeof v.value !== 'string' || v.value === '')
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'redact', reason: 'replaceToken must be a non-empty string' },
+            v.span,
+          );
+        replaceToken = v.value;
+      } else {
+        if (v.kind !== 'literal' || typeof v.value !== 'boolean')
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'redact', reason: `${t.text} must be true or false` },
+            v.span,
+          );
+        if (t.text === 'redactGroups') redactGroups = v.value;
+        else if (v.value)
+          throw aplError(
+            'apl_unsupported',
+            { what: 'redact replaceHash=true (Axiom does not document the hash it uses)' },
+            this.spanFrom(t.start),
+          );
+      }
+    }
+    const patterns: { pattern: string; span: SourceSpan }[] = [];
+    do {
+      const t = this.peek();
+      if (t.kind !== 'string') throw this.expected('a regular expression string', t);
+      this.advance();
+      patterns.push({ pattern: t.text, span: this.tokSpan(t) });
+    } while (this.acceptPunct(','));
+    let on: { name: string; span: SourceSpan }[] | undefined;
+    if (this.acceptIdent('on')) {
+      on = [];
+      do {
+        const s = this.peek().start;
+        const name = this.parseColumnName();
+        on.push({ name, span: this.spanFrom(s) });
+      } while (this.acceptPunct(','));
+    }
+    return { kind: 'redact', patterns, replaceToken, redactGroups, on, span: this.spanFrom(start) };
+  }
+
   private parseMvExpand(): Operator {
     let itemIndex: string | undefined;
+    let bagExpansion: 'bag' | 'array' = 'bag';
     for (;;) {
-      if (this.parseKindOption('kind') !== undefined) continue;
+      const kind = this.parseKindOption('kind') ?? this.parseKindOption('bagexpansion');
+      if (kind !== undefined) {
+        if (kind !== 'bag' && kind !== 'array')
+          throw this.invalidKind('mv-expand', `unknown bag expansion '${kind}'`, kind, ['bag', 'array']);
+        bagExpansion = kind;
+        continue;
+      }
       const idx = this.parseKindOption('with_itemindex');
       if (idx !== undefined) {
         itemIndex = idx;
@@ -595,31 +925,27 @@ class Parser {
       }
       break;
     }
-    const item = this.parseAssignment();
-    let toType: AplType | undefined;
-    if (this.acceptIdent('to')) {
-      this.expectIdent('typeof');
-      this.expectPunct('(');
-      const tt = this.advance();
-      toType = typeFromName(tt.text);
-      if (!toType) throw this.expected('a type name', tt, TYPE_NAME_LIST);
-      this.expectPunct(')');
-    }
+    const items: MvExpandItem[] = [];
+    do {
+      const item = this.parseAssignment();
+      let toType: AplType | undefined;
+      if (this.acceptIdent('to')) {
+        this.expectIdent('typeof');
+        this.expectPunct('(');
+        const tt = this.advance();
+        toType = typeFromName(tt.text);
+        if (!toType) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+        this.expectPunct(')');
+      }
+      items.push({ expr: item.expr, name: item.name, toType, span: this.spanFrom(item.span.start) });
+    } while (this.acceptPunct(','));
     let limit: number | undefined;
     if (this.acceptIdent('limit')) {
       const t = this.advance();
       if (t.kind !== 'int') throw this.expected('an integer', t);
       limit = t.value;
     }
-    return {
-      kind: 'mv-expand',
-      column: item.expr,
-      name: item.name,
-      toType,
-      itemIndex,
-      limit,
-      span: item.span,
-    };
+    return { kind: 'mv-expand', items, itemIndex, limit, bagExpansion, span: items[0].span };
   }
 
   private parseParse(dropUnmatched: boolean): Operator {
@@ -749,7 +1075,7 @@ class Parser {
         tables.push(this.parseTabular());
         this.expectPunct(')');
       } else {
-        const source = this.parseSource();
+        const source = this.parseDatasetRef();
         tables.push({ source, operators: [], span: this.spanFrom(start) });
       }
     } while (this.acceptPunct(','));
@@ -760,25 +1086,30 @@ class Parser {
     const out: NamePattern[] = [];
     do {
       const s = this.peek().start;
-      let pattern = '';
-      let wildcard = false;
-      if (this.isPunct('*')) {
-        this.advance();
-        wildcard = true;
-        pattern = '*';
-      } else {
-        pattern = this.parseColumnName();
-        // `resp*`: the star must touch the name.
-        if (this.isPunct('*') && this.peek().start === this.lastEnd) {
+      let pattern = this.isPunct('*') ? (this.advance(), '*') : this.parseColumnName();
+      // `resp*`, `*_id`, `a*b`: the pieces of a pattern touch each other.
+      while (
+        this.peek().start === this.lastEnd &&
+        (this.isPunct('*') || this.peek().kind === 'ident' || this.peek().kind === 'int')
+      ) {
+        const t = this.advance();
+        pattern += this.src.text.slice(t.start, t.end);
+      }
+      const wildcard = pattern.includes('*') && !(s < this.src.text.length && this.src.text[s] === '[');
+      let order: NamePattern['order'];
+      if (allowOrder) {
+        if (this.isIdent('asc') || this.isIdent('desc')) order = this.advance().text as 'asc' | 'desc';
+        else if (
+          this.isIdent('granny') &&
+          this.isPunct('-', 1) &&
+          (this.isIdent('asc', 2) || this.isIdent('desc', 2))
+        ) {
           this.advance();
-          pattern += '*';
-          wildcard = true;
+          this.advance();
+          order = `granny-${this.advance().text}` as 'granny-asc' | 'granny-desc';
         }
       }
-      if (allowOrder) {
-        for (const order of ['asc', 'desc', 'granny-asc', 'granny-desc']) if (this.acceptIdent(order)) break;
-      }
-      out.push({ pattern, wildcard, span: this.spanFrom(s) });
+      out.push({ pattern, wildcard, order, span: this.spanFrom(s) });
     } while (this.acceptPunct(','));
     return out;
   }
@@ -874,6 +1205,11 @@ class Parser {
   private parseComparison(): Expr {
     const left = this.parseAdditive();
     const t = this.peek();
+    if (this.searchDepth > 0 && t.kind === 'punct' && t.text === ':' && left.kind === 'name') {
+      // `search Field:"term"`: the term applies to one field.
+      this.advance();
+      return this.binary(':', left, this.parseAdditive(), t);
+    }
     if (t.kind === 'punct' && COMPARISON_PUNCT.has(t.text)) {
       this.advance();
       const op = t.text === '<>' ? '!=' : t.text;
@@ -897,6 +1233,18 @@ class Parser {
     if (LIST_OPERATORS.has(t.text)) {
       this.advance();
       this.expectPunct('(');
+      if (this.looksTabularInList()) {
+        const subquery = this.parseTabular();
+        this.expectPunct(')');
+        return {
+          kind: 'in',
+          op: t.text,
+          left,
+          list: [],
+          subquery,
+          span: this.src.span(left.span.start, this.lastEnd),
+        };
+      }
       const list: Expr[] = [];
       do list.push(this.parseExpr());
       while (this.acceptPunct(','));
@@ -941,6 +1289,18 @@ class Parser {
   }
 
   private parseUnary(): Expr {
+    if (this.searchDepth > 0 && this.isIdent('not') && !this.isPunct('(', 1)) {
+      // `search not "term"`: a prefix keyword inside search predicates.
+      const t = this.advance();
+      const operand = this.nested(() => this.parseComparison());
+      return {
+        kind: 'call',
+        name: 'not',
+        args: [operand],
+        nameSpan: this.tokSpan(t),
+        span: this.spanFrom(t.start),
+      };
+    }
     if (this.isPunct('-') || this.isPunct('+')) {
       const opTok = this.advance();
       const operand = this.nested(() => this.parseUnary());
@@ -1022,6 +1382,10 @@ class Parser {
     const name = t.text;
     if (name === 'true' || name === 'false') {
       return { kind: 'literal', type: 'bool', value: name === 'true', span: this.tokSpan(t) };
+    }
+    if (name === 'null' && !this.isPunct('(')) {
+      // Bare `null`: a null of no particular type (dynamic), like `dynamic(null)`.
+      return { kind: 'literal', type: 'dynamic', value: null, span: this.tokSpan(t) };
     }
     if (!this.isPunct('(')) return { kind: 'name', name, quoted: false, span: this.tokSpan(t) };
     if (name === 'datetime' || name === 'date') return this.parseDatetimeLiteral(t);

@@ -52,4 +52,6 @@ export interface DatasetSource {
 /** Resolves dataset names in queries. Returns null for unknown datasets. */
 export interface Catalog {
   getDataset(name: string): Promise<DatasetSource | null>;
+  /** Every dataset's name, for name patterns in queries (`union logs*`). Absent: patterns match nothing. */
+  listDatasets?(): Promise<string[]>;
 }

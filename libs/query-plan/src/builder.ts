@@ -19,9 +19,14 @@ import { QuarryError, type SourceSpan } from '@quarry/common';
 import { arithmeticResultType } from './arith-types';
 import { binAutoSizeMs } from './bin-auto';
 import { constantTime } from './const-time';
-import { call, col, lit, type PExpr } from './expr';
+import { call, col, columnsOf, lit, type PExpr } from './expr';
 import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
-import { SCALAR_SIGNATURES, canonicalFunctionName } from './functions/scalar-signatures';
+import {
+  INTERNAL_FUNCTIONS,
+  RARELY_SUGGESTED,
+  SCALAR_SIGNATURES,
+  canonicalFunctionName,
+} from './functions/scalar-signatures';
 import type { AggregateCall, AggregateNode, NamedExpr, PlanNode, SortKeySpec } from './nodes/plan-node';
 import { hasField, joinRowSource } from './nodes/plan-node';
 import { unifyTypes, type AplType, type Field } from './types';
@@ -40,7 +45,28 @@ export interface PlanContext {
    */
   checkRegex?: (pattern: string) => string | null;
   defaultLimit?: number;
+  /**
+   * Virtual fields of a dataset (already parsed by the caller, or the reason they do not parse). Each
+   * behaves as `| extend name = expr` right after the dataset's scan; a stored field of the same name wins.
+   */
+  virtualFields?: (dataset: string) => ReadonlyArray<VirtualFieldDefinition>;
+  /**
+   * The values of `x in (T | ...)` subqueries, computed by the caller before planning (absent: empty
+   * lists, enough for static validation and explain).
+   */
+  subqueryValues?: (subquery: TabularExpr) => unknown[];
+  /** Every dataset name, for patterns such as `union logs*` (absent: patterns match nothing). */
+  datasetNames?: readonly string[];
 }
+
+/** Names matching a dataset pattern where `*` stands for any text (case-sensitive), sorted. */
+export function matchDatasetPattern(pattern: string, names: readonly string[]): string[] {
+  const re = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$');
+  return names.filter((n) => re.test(n)).sort();
+}
+
+/** A virtual field as the binder receives it: its parsed expression, or why its text does not parse. */
+export type VirtualFieldDefinition = { name: string; expr: Expr } | { name: string; error: string };
 
 export interface BuiltPlan {
   root: PlanNode;
@@ -72,6 +98,8 @@ class PlanBuilder {
   private readonly scalarLets = new Map<string, PExpr>();
   private readonly tableLets = new Map<string, PlanNode>();
   private readonly datasets: string[] = [];
+  /** >0 while binding a virtual field's expression (see bindIsolated). */
+  private isolated = 0;
 
   constructor(private readonly ctx: PlanContext) {}
 
@@ -100,7 +128,7 @@ class PlanBuilder {
         if (bound) return bound;
         const schema = this.ctx.datasetSchema(s.name, s.span);
         if (!this.datasets.includes(s.name)) this.datasets.push(s.name);
-        return {
+        const scan: PlanNode = {
           kind: 'scan',
           dataset: s.name,
           schema,
@@ -109,6 +137,7 @@ class PlanBuilder {
           columns: null,
           filter: null,
         };
+        return this.withVirtualFields(scan, s.name, s.span);
       }
       case 'subquery':
         return this.buildTabular(s.query);
@@ -135,13 +164,162 @@ class PlanBuilder {
           rows: [items.map((i) => i.expr)],
         };
       }
-      case 'union':
+      case 'union': {
+        const tables = s.tables.flatMap((t) =>
+          t.source.kind === 'dataset-pattern' && t.operators.length === 0
+            ? this.expandPattern(t.source)
+            : [t],
+        );
         return this.buildUnion(
-          s.tables.map((t) => this.buildTabular(t)),
-          s.tables,
+          tables.map((t) => this.buildTabular(t)),
+          tables,
           s.withSource,
         );
+      }
+      case 'dataset-pattern': {
+        const tables = this.expandPattern(s);
+        return this.buildUnion(
+          tables.map((t) => this.buildTabular(t)),
+          tables,
+        );
+      }
     }
+  }
+
+  /**
+   * The datasets a name pattern matches, in name order. Without a dataset list (static validation) the
+   * pattern stands for one dataset; a pattern that matches nothing is a 404 like an unknown dataset.
+   */
+  private expandPattern(s: { pattern: string; span: SourceSpan }): TabularExpr[] {
+    const names = this.ctx.datasetNames
+      ? matchDatasetPattern(s.pattern, this.ctx.datasetNames)
+      : this.ctx.lenientFields
+        ? [s.pattern]
+        : [];
+    if (names.length === 0) {
+      throw new QuarryError(
+        'not_found',
+        `no dataset matches '${s.pattern}' at ${s.span.line}:${s.span.column}`,
+        {
+          code: 'dataset_not_found',
+          span: s.span,
+          details: { pattern: s.pattern },
+        },
+      );
+    }
+    return names.map((name) => ({
+      source: { kind: 'dataset' as const, name, span: s.span },
+      operators: [],
+      span: s.span,
+    }));
+  }
+
+  /**
+   * Adds the dataset's virtual fields as an extend over its scan. Expressions bind against the stored
+   * fields only: an unknown stored field reads as null (a dataset may not have received it yet), query
+   * `let`s are invisible, and a reference to another virtual field is rejected (so no cycles can form).
+   */
+  private withVirtualFields(scan: PlanNode, dataset: string, span: SourceSpan): PlanNode {
+    const stored = new Set(scan.schema.map((f) => f.name));
+    const defs: VirtualFieldDefinition[] = [];
+    for (const d of this.ctx.virtualFields?.(dataset) ?? []) {
+      if (!stored.has(d.name) && !defs.some((x) => x.name === d.name)) defs.push(d);
+    }
+    if (defs.length === 0) return scan;
+    const virtualNames = new Set(defs.map((d) => d.name));
+    const invalid = (name: string, reason: string) =>
+      aplError('apl_virtual_field_invalid', { name, dataset, reason }, span);
+    const items: NamedExpr[] = defs.map((d) => {
+      if ('error' in d) throw invalid(d.name, d.error);
+      let expr: PExpr;
+      try {
+        expr = this.bindIsolated(d.expr, scan.schema);
+      } catch (err) {
+        if (err instanceof QuarryError && err.kind === 'invalid') throw invalid(d.name, err.message);
+        throw err;
+      }
+      for (const ref of columnsOf(expr)) {
+        if (virtualNames.has(ref)) {
+          throw invalid(
+            d.name,
+            `it refers to virtual field '${ref}'; virtual fields may only use stored fields`,
+          );
+        }
+      }
+      return { name: d.name, expr };
+    });
+    const schema = [...scan.schema, ...items.map((i) => ({ name: i.name, type: i.expr.type }))];
+    return { kind: 'extend', input: scan, items, schema, virtual: true };
+  }
+
+  /** Binds an expression that is not part of the query text: lenient on fields, blind to `let`s. */
+  private bindIsolated(e: Expr, fields: Field[]): PExpr {
+    const saved = new Map(this.scalarLets);
+    this.scalarLets.clear();
+    this.isolated++;
+    try {
+      return this.bindExpr(e, fields);
+    } finally {
+      this.isolated--;
+      for (const [k, v] of saved) this.scalarLets.set(k, v);
+    }
+  }
+
+  private lenientFields(): boolean {
+    return this.ctx.lenientFields === true || this.isolated > 0;
+  }
+
+  /** `parse-kv`: one extended column per key, the value found in the text converted to the key's type. */
+  private buildParseKv(input: PlanNode, op: Extract<Operator, { kind: 'parse-kv' }>): PlanNode {
+    const source = this.bindExpr(op.source, input.schema);
+    const items: NamedExpr[] = op.keys.map((k) => {
+      const text = call(
+        'parse_kv_value',
+        [
+          source,
+          lit(k.name, 'string'),
+          lit(op.pairDelimiter, 'string'),
+          lit(op.kvDelimiter, 'string'),
+          lit(op.quote, 'string'),
+          lit(op.escape ?? '', 'string'),
+          lit(op.greedy, 'bool'),
+        ],
+        'string',
+      );
+      const convert = CONVERSION_OF_TYPE[k.type];
+      return { name: k.name, expr: convert ? call(convert, [text], k.type) : text };
+    });
+    const schema = input.schema.filter((f) => !items.some((i) => i.name === f.name));
+    for (const i of items) schema.push({ name: i.name, type: i.expr.type });
+    return { kind: 'extend', input, items, schema };
+  }
+
+  /** `redact`: every string column (or the `on` columns) with regex matches masked, in place. */
+  private buildRedact(input: PlanNode, op: Extract<Operator, { kind: 'redact' }>): PlanNode {
+    const fields = input.schema;
+    for (const p of op.patterns) {
+      const reason = this.ctx.checkRegex?.(p.pattern) ?? null;
+      if (reason !== null) throw aplError('apl_invalid_regex', { pattern: p.pattern, reason }, p.span);
+    }
+    const targets = new Set<string>();
+    if (op.on) {
+      for (const c of op.on) {
+        if (!hasField(fields, c.name) && !this.lenientFields())
+          throw this.unknownField(c.name, fields, c.span);
+        targets.add(c.name);
+      }
+    } else {
+      for (const f of fields) if (f.type === 'string') targets.add(f.name);
+    }
+    const args = [lit(op.replaceToken, 'string'), lit(op.redactGroups, 'bool')];
+    const patterns = op.patterns.map((p) => lit(p.pattern, 'string'));
+    const items = fields.map((f) => ({
+      name: f.name,
+      expr: targets.has(f.name)
+        ? call('redact_text', [col(f.name, f.type), ...args, ...patterns], f.type)
+        : col(f.name, f.type),
+    }));
+    return { kind: 'project', input, items, schema: fields.map((f) => ({ ...f })) };
   }
 
   private buildUnion(inputs: PlanNode[], exprs: TabularExpr[], withSource?: string): PlanNode {
@@ -164,7 +342,7 @@ class PlanBuilder {
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
       case 'search': {
-        const predicate = this.bindSearch(op.predicate, fields);
+        const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive);
         return {
           kind: 'filter',
           input,
@@ -183,7 +361,8 @@ class PlanBuilder {
       }
       case 'extend': {
         // Items are bound left to right: a later item may use an earlier one (Kusto).
-        const items = this.bindNamed(op.items, fields, 'extend', true);
+        let items = this.bindNamed(op.items, fields, 'extend', true);
+        if (op.valid) items = keepOnlyValid(items, fields);
         const schema = fields.filter((f) => !items.some((i) => i.name === f.name));
         items.forEach((item, idx) => {
           if (items.slice(idx + 1).some((later) => later.name === item.name)) return;
@@ -191,6 +370,10 @@ class PlanBuilder {
         });
         return { kind: 'extend', input, items, schema };
       }
+      case 'parse-kv':
+        return this.buildParseKv(input, op);
+      case 'redact':
+        return this.buildRedact(input, op);
       case 'project': {
         const items = this.bindNamed(op.items, fields, 'project');
         return {
@@ -215,9 +398,16 @@ class PlanBuilder {
         );
       }
       case 'project-reorder': {
+        // Listed (or matched) columns first, in listed order; a wildcard's matches in input order, or
+        // sorted by name (`asc` / `desc`, `granny-*`: digit runs compared as numbers).
         const first: Field[] = [];
         for (const p of op.patterns) {
-          for (const name of this.matchPatterns([p], fields)) {
+          const names = [...this.matchPatterns([p], fields)];
+          if (p.order) {
+            const cmp = p.order.startsWith('granny') ? naturalCompare : codePointCompare;
+            names.sort((a, b) => (p.order!.endsWith('desc') ? cmp(b, a) : cmp(a, b)));
+          }
+          for (const name of names) {
             const f = fields.find((x) => x.name === name)!;
             if (!first.includes(f)) first.push(f);
           }
@@ -227,7 +417,8 @@ class PlanBuilder {
       case 'project-rename': {
         const renames = new Map<string, string>();
         for (const r of op.items) {
-          if (!hasField(fields, r.from)) throw this.unknownField(r.from, fields, r.span);
+          if (!hasField(fields, r.from) && !this.lenientFields())
+            throw this.unknownField(r.from, fields, r.span);
           renames.set(r.from, r.name);
         }
         const items = fields.map((f) => ({ name: renames.get(f.name) ?? f.name, expr: col(f.name, f.type) }));
@@ -307,27 +498,30 @@ class PlanBuilder {
         };
       }
       case 'mv-expand': {
-        const expr = this.bindExpr(op.column, fields);
-        const column = op.name ?? (expr.kind === 'col' ? expr.name : undefined);
-        if (!column)
-          throw aplError(
-            'apl_invalid_argument',
-            { name: 'mv-expand', reason: 'the expanded expression needs a name' },
-            op.column.span,
-          );
-        const type = op.toType ?? 'dynamic';
-        const schema = fields.filter((f) => f.name !== column);
-        const pos = fields.findIndex((f) => f.name === column);
-        schema.splice(pos < 0 ? schema.length : pos, 0, { name: column, type });
-        if (op.itemIndex) schema.push({ name: op.itemIndex, type: 'long' });
+        let schema = [...fields];
+        const items = op.items.map((item) => {
+          const expr = this.bindExpr(item.expr, fields);
+          const column = item.name ?? (expr.kind === 'col' ? expr.name : undefined);
+          if (!column)
+            throw aplError(
+              'apl_invalid_argument',
+              { name: 'mv-expand', reason: 'the expanded expression needs a name' },
+              item.expr.span,
+            );
+          const pos = schema.findIndex((f) => f.name === column);
+          schema = schema.filter((f) => f.name !== column);
+          schema.splice(pos < 0 ? schema.length : pos, 0, { name: column, type: item.toType ?? 'dynamic' });
+          return { column, expr, toType: item.toType };
+        });
+        if (op.itemIndex)
+          schema = [...schema.filter((f) => f.name !== op.itemIndex), { name: op.itemIndex, type: 'long' }];
         return {
           kind: 'mv-expand',
           input,
-          column,
-          expr,
-          toType: op.toType,
+          items,
           itemIndex: op.itemIndex,
           limit: op.limit,
+          bagExpansion: op.bagExpansion,
           schema,
         };
       }
@@ -359,6 +553,8 @@ class PlanBuilder {
       case 'lookup': {
         const right = this.buildTabular(op.right);
         for (const c of op.on) {
+          // Static validation (lenient) has no schemas: the keys may exist at run time.
+          if (this.lenientFields()) continue;
           if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.span);
           if (!hasField(right.schema, c.right)) throw this.unknownField(c.right, right.schema, c.span);
         }
@@ -419,7 +615,10 @@ class PlanBuilder {
     const out = new Set<string>();
     for (const p of patterns) {
       if (!p.wildcard) {
-        if (!hasField(fields, p.pattern)) throw this.unknownField(p.pattern, fields, p.span);
+        if (!hasField(fields, p.pattern)) {
+          if (this.lenientFields()) continue; // static validation: the column may exist at run time
+          throw this.unknownField(p.pattern, fields, p.span);
+        }
         out.add(p.pattern);
         continue;
       }
@@ -598,6 +797,13 @@ class PlanBuilder {
     isUsed: (name: string) => boolean,
   ): AggregateCall {
     const e = item.expr;
+    if (e.kind === 'call' && e.name === 'spotlight') {
+      throw aplError(
+        'apl_unsupported',
+        { what: 'spotlight (its statistics and output are not specified)' },
+        e.nameSpan,
+      );
+    }
     if (e.kind !== 'call' || !AGGREGATE_SIGNATURES.has(e.name)) {
       if (e.kind === 'call' && !SCALAR_SIGNATURES.has(e.name))
         throw this.unknownFunction(e.name, e.nameSpan, true);
@@ -616,6 +822,7 @@ class PlanBuilder {
       if (a.kind !== 'star') return;
       const allowed =
         (sig.name === 'count' && e.args.length === 1) ||
+        (sig.name === 'presence' && e.args.length === 1) ||
         ((sig.name === 'arg_max' || sig.name === 'arg_min') && i > 0);
       if (!allowed)
         throw aplError('apl_invalid_argument', { name: e.name, reason: "'*' is not allowed here" }, a.span);
@@ -635,7 +842,8 @@ class PlanBuilder {
     switch (sig.name) {
       case 'percentile':
       case 'percentileif':
-      case 'percentiles_array': {
+      case 'percentiles_array':
+      case 'percentiles_arrayif': {
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) {
           if (p.kind === 'lit' && Array.isArray(p.value)) params.push(...(p.value as unknown[]));
@@ -656,6 +864,22 @@ class PlanBuilder {
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
         break;
+      case 'presence': {
+        // `presence(*)`: every input column except the group keys.
+        const star = e.args.length === 1 && e.args[0].kind === 'star';
+        valueArgs = star ? fields.filter((f) => !isUsed(f.name)).map((f) => col(f.name, f.type)) : values;
+        valueArgs.forEach((v, i) => {
+          if (v.kind !== 'col')
+            throw aplError(
+              'apl_invalid_argument',
+              { name: 'presence', reason: 'arguments must be columns' },
+              e.args[i].span,
+            );
+          params.push(v.name);
+        });
+        break;
+      }
+      case 'phrases':
       case 'topk':
       case 'topkif':
       case 'histogram':
@@ -694,7 +918,7 @@ class PlanBuilder {
     }
     let base = item.name;
     if (!base) {
-      if (sig.name === 'count' || sig.name === 'countif') base = `${sig.name}_`;
+      if (sig.name === 'count' || sig.name === 'countif' || sig.name === 'presence') base = `${sig.name}_`;
       else if (sig.name === 'percentiles_array') base = `percentiles_${argName(valueArgs[0])}`;
       else base = `${sig.name}_${argName(valueArgs[0])}`;
       // Axiom names `percentile(x, p)` `percentile_x`; a second rank of the same field gets Kusto's `_p` suffix.
@@ -750,6 +974,28 @@ class PlanBuilder {
     let generated = 0;
     let scope = fields;
     for (const item of items) {
+      if ((context === 'extend' || context === 'project') && isSeriesStatsCall(item.expr)) {
+        // `series_stats(x)` is seven columns: <prefix>_min, _min_idx, _max, _max_idx, _avg, _variance, _stdev.
+        const source = this.bindExpr(item.expr.args[0], scope);
+        const prefix = item.name ?? `series_stats_${source.kind === 'col' ? source.name : ''}`;
+        for (const key of ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev']) {
+          const type: AplType = key.endsWith('_idx') ? 'long' : 'real';
+          const stat = call(
+            'getprop',
+            [call('series_stats_dynamic', [source], 'dynamic'), lit(key, 'string')],
+            'dynamic',
+          );
+          const name = `${prefix}_${key}`;
+          const expr = call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
+          if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type }];
+          else {
+            const existing = out.findIndex((o) => o.name === name);
+            if (existing >= 0) out.splice(existing, 1);
+          }
+          out.push({ name, expr });
+        }
+        continue;
+      }
       const expr = this.bindExpr(item.expr, scope);
       let name = item.name;
       if (!name) name = implicitName(expr, context);
@@ -776,20 +1022,36 @@ class PlanBuilder {
     return p;
   }
 
-  /** `search "x"`: bare string terms apply `has`-like matching to every field (apl.md §7 search). */
-  private bindSearch(e: Expr, fields: Field[]): PExpr {
+  /**
+   * `search` predicates (apl.md §7 search): a bare string term applies to every field's text, `Field:"x"`
+   * to one field; `and` / `or` / `not` combine terms; anything else is an ordinary predicate.
+   */
+  private bindSearch(e: Expr, fields: Field[], caseSensitive: boolean): PExpr {
+    if (e.kind === 'star') return lit(true, 'bool');
     if (e.kind === 'literal' && typeof e.value === 'string') {
-      const s = e.value;
-      const row: PExpr = { kind: 'row', type: 'string' };
-      if (s === '*') return lit(true, 'bool');
-      if (s.startsWith('*') && s.endsWith('*') && s.length > 1)
-        return call('contains', [row, lit(s.slice(1, -1), 'string')], 'bool');
-      if (s.endsWith('*')) return call('hasprefix', [row, lit(s.slice(0, -1), 'string')], 'bool');
-      if (s.startsWith('*')) return call('hassuffix', [row, lit(s.slice(1), 'string')], 'bool');
-      return call('has', [row, lit(s, 'string')], 'bool');
+      return searchTerm({ kind: 'row', type: 'string' }, e.value, caseSensitive);
+    }
+    if (e.kind === 'binary' && e.op === ':') {
+      const target = this.bindExpr(e.left, fields);
+      const term = e.right;
+      if (term.kind !== 'literal' || (typeof term.value !== 'string' && typeof term.value !== 'number')) {
+        throw aplError(
+          'apl_invalid_argument',
+          { name: 'search', reason: "the term after 'Field:' must be a string or number literal" },
+          term.span,
+        );
+      }
+      return searchTerm(target, String(term.value), caseSensitive);
     }
     if (e.kind === 'binary' && (e.op === 'and' || e.op === 'or')) {
-      return call(e.op, [this.bindSearch(e.left, fields), this.bindSearch(e.right, fields)], 'bool');
+      return call(
+        e.op,
+        [this.bindSearch(e.left, fields, caseSensitive), this.bindSearch(e.right, fields, caseSensitive)],
+        'bool',
+      );
+    }
+    if (e.kind === 'call' && e.name === 'not' && e.args.length === 1) {
+      return call('not', [this.bindSearch(e.args[0], fields, caseSensitive)], 'bool');
     }
     return this.bindPredicate(e, fields);
   }
@@ -803,7 +1065,7 @@ class PlanBuilder {
       case 'member': {
         const dotted = dottedName(e);
         if (dotted !== null && hasField(fields, dotted)) return col(dotted, fieldType(fields, dotted));
-        if (dotted !== null && this.ctx.lenientFields && !this.rootResolves(e, fields))
+        if (dotted !== null && this.lenientFields() && !this.rootResolves(e, fields))
           return col(dotted, 'dynamic');
         return call('getprop', [this.bindExpr(e.target, fields), lit(e.name, 'string')], 'dynamic');
       }
@@ -842,8 +1104,16 @@ class PlanBuilder {
         return call('neg', [operand], operand.type);
       }
       case 'binary':
+        if (e.op === ':') {
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'search', reason: "'Field:term' is only allowed as a term of a search predicate" },
+            e.opSpan,
+          );
+        }
         return this.bindBinary(e, fields);
       case 'in': {
+        if (e.subquery) return this.bindInSubquery(e.op, e.left, e.subquery, fields);
         const left = this.bindExpr(e.left, fields);
         const list = e.list.map((x) => this.bindExpr(x, fields));
         e.list.forEach((x, i) => {
@@ -870,6 +1140,25 @@ class PlanBuilder {
     }
   }
 
+  /**
+   * `x in (T | project y)`: the subquery is planned here (names, types, datasets) but run by the caller
+   * beforehand; its first column's distinct values become the list, as one dynamic array (flattened by
+   * `in`, so null elements never match).
+   */
+  private bindInSubquery(op: string, leftExpr: Expr, subquery: TabularExpr, fields: Field[]): PExpr {
+    const left = this.bindExpr(leftExpr, fields);
+    const plan = this.buildTabular(subquery);
+    if (plan.schema.length === 0) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: op, reason: 'the subquery has no columns' },
+        subquery.span,
+      );
+    }
+    const values = this.ctx.subqueryValues?.(subquery) ?? [];
+    return call(op, [left, lit(values, 'dynamic')], 'bool');
+  }
+
   private rootResolves(e: Expr, fields: Field[]): boolean {
     let root: Expr = e;
     while (root.kind === 'member') root = root.target;
@@ -882,7 +1171,7 @@ class PlanBuilder {
       const bound = this.scalarLets.get(name);
       if (bound) return bound;
     }
-    if (this.ctx.lenientFields) return col(name, 'dynamic');
+    if (this.lenientFields()) return col(name, 'dynamic');
     throw this.unknownField(name, fields, span);
   }
 
@@ -899,9 +1188,11 @@ class PlanBuilder {
 
   /** Unknown function; in an aggregation position aggregates are preferred as suggestions. */
   private unknownFunction(name: string, span: SourceSpan, aggregatesFirst = false): QuarryError {
-    const scalars = [...SCALAR_SIGNATURES.keys()].filter((n) => n !== 'getprop' && n !== 'index');
+    const scalars = [...SCALAR_SIGNATURES.keys()].filter((n) => !INTERNAL_FUNCTIONS.has(n));
+    const common = scalars.filter((n) => !RARELY_SUGGESTED.has(n));
+    const rare = scalars.filter((n) => RARELY_SUGGESTED.has(n));
     const aggregates = [...AGGREGATE_SIGNATURES.keys()];
-    const names = aggregatesFirst ? [...aggregates, ...scalars] : [...scalars, ...aggregates];
+    const names = aggregatesFirst ? [...aggregates, ...common, ...rare] : [...common, ...aggregates, ...rare];
     return aplError('apl_unknown_function', { name, suggestion: closestName(name, names) }, span);
   }
 
@@ -961,6 +1252,19 @@ class PlanBuilder {
         { name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
         e.span,
       );
+    }
+    const canonical = canonicalFunctionName(name);
+    if (
+      (canonical === 'pack_array' || canonical === 'bag_pack') &&
+      e.args.length === 1 &&
+      e.args[0].kind === 'star'
+    ) {
+      // `pack_array(*)` / `bag_pack(*)`: the row's values (a bag keyed by column name), not its text.
+      const args =
+        canonical === 'pack_array'
+          ? fields.map((f) => col(f.name, f.type))
+          : fields.flatMap((f) => [lit(f.name, 'string'), col(f.name, f.type)]);
+      return call(canonical, args, 'dynamic');
     }
     switch (name) {
       case 'now': {
@@ -1108,6 +1412,77 @@ function wireName(t: AplType): string {
 }
 
 /** `search kind=case_sensitive`: every case-insensitive string match becomes its `_cs` form. */
+/**
+ * One search term against a text: `"x"` → `has`, `"x*"` → `hasprefix`, `"*x"` → `hassuffix`, `"*x*"` →
+ * `contains`; a `*` inside the term or a `?` anywhere → the regex `\\bx.*y\\b` (`?` = one character; no `\\b`
+ * on a side that has an outer `*`), case-insensitive unless `kind=case_sensitive`.
+ */
+function searchTerm(target: PExpr, s: string, caseSensitive: boolean): PExpr {
+  if (s === '*') return lit(true, 'bool');
+  const leading = s.startsWith('*');
+  const trailing = s.endsWith('*') && s.length > 1;
+  const core = s.slice(leading ? 1 : 0, trailing ? -1 : undefined);
+  if (core.includes('*') || core.includes('?')) {
+    const body = core
+      .split('')
+      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c)))
+      .join('');
+    const pattern = `${caseSensitive ? '' : '(?i)'}${leading ? '' : '\\b'}${body}${trailing ? '' : '\\b'}`;
+    return call('matches regex', [target, lit(pattern, 'string')], 'bool');
+  }
+  if (leading && trailing) return call('contains', [target, lit(core, 'string')], 'bool');
+  if (trailing) return call('hasprefix', [target, lit(core, 'string')], 'bool');
+  if (leading) return call('hassuffix', [target, lit(core, 'string')], 'bool');
+  return call('has', [target, lit(core, 'string')], 'bool');
+}
+
+function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** "Granny" order: digit runs compare as numbers (`a2` before `a10`), other runs by code point. */
+function naturalCompare(a: string, b: string): number {
+  const pa = a.match(/\d+|\D+/g) ?? [];
+  const pb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const [x, y] = [pa[i], pb[i]];
+    const numeric = /^\d/.test(x) && /^\d/.test(y);
+    const c = numeric ? Number(x) - Number(y) || codePointCompare(x, y) : codePointCompare(x, y);
+    if (c !== 0) return c;
+  }
+  return pa.length - pb.length;
+}
+
+function isSeriesStatsCall(e: Expr): e is Extract<Expr, { kind: 'call' }> {
+  return e.kind === 'call' && e.name === 'series_stats' && e.args.length === 1;
+}
+
+/** The conversion function for a typed `parse-kv` key (strings need none). */
+const CONVERSION_OF_TYPE: Partial<Record<AplType, string>> = {
+  long: 'tolong',
+  real: 'toreal',
+  bool: 'tobool',
+  datetime: 'todatetime',
+  timespan: 'totimespan',
+  dynamic: 'todynamic',
+};
+
+/**
+ * `extend-valid`: each item assigns its value only when it is "valid" (apl.md §7; see `is_valid_value`),
+ * otherwise the column keeps its previous value, or is null when it is new.
+ */
+function keepOnlyValid(items: NamedExpr[], fields: Field[]): NamedExpr[] {
+  let scope = fields;
+  return items.map((item) => {
+    const prevField = scope.find((f) => f.name === item.name);
+    const prev = prevField ? col(item.name, prevField.type) : lit(null, item.expr.type);
+    const type = prevField ? unifyTypes(prevField.type, item.expr.type) : item.expr.type;
+    const expr = call('iff', [call('is_valid_value', [item.expr], 'bool'), item.expr, prev], type);
+    scope = [...scope.filter((f) => f.name !== item.name), { name: item.name, type }];
+    return { name: item.name, expr };
+  });
+}
+
 function caseSensitiveMatches(e: PExpr): PExpr {
   if (e.kind !== 'call') return e;
   const args = e.args.map(caseSensitiveMatches);

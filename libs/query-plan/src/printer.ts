@@ -27,7 +27,7 @@ export function describeNode(node: PlanNode): string {
     case 'filter':
       return `Filter ${printExpr(node.predicate)}`;
     case 'extend':
-      return `Extend ${node.items.map((i) => `${i.name}=${printExpr(i.expr)}`).join(', ')}`;
+      return `${node.virtual ? 'VirtualFields' : 'Extend'} ${node.items.map((i) => `${i.name}=${printExpr(i.expr)}`).join(', ')}`;
     case 'project':
       return `Project ${node.items.map((i) => (i.expr.kind === 'col' && i.expr.name === i.name ? i.name : `${i.name}=${printExpr(i.expr)}`)).join(', ')}`;
     case 'aggregate':
@@ -44,7 +44,7 @@ export function describeNode(node: PlanNode): string {
     case 'top':
       return `Top ${node.count} by ${keys(node.keys)}${node.implicit ? ' (default)' : ''}`;
     case 'mv-expand':
-      return `MvExpand ${node.column}`;
+      return `MvExpand ${node.items.map((i) => i.column).join(', ')}`;
     case 'parse':
       return `Parse ${printExpr(node.source)} mode=${node.mode}`;
     case 'join':

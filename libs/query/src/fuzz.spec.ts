@@ -35,6 +35,11 @@ const VALID = [
   `print a = datetime(2024-05-01 10:00), b = dynamic({"k": [1, 2]}), c = 1h / 1m`,
   `ds | where method has "x" or tags[0] == "a" | project-away dur`,
   `ds | parse method with "G" rest | distinct rest`,
+  `search in (d*) "GET" and method:"g*t" and not "x?z" | take 3`,
+  `ds | where method in ((ds | where dur > 1 | project method)) | extend-valid x = tags | mv-expand x, tags`,
+  `ds | parse-kv status as (a:long) with (pair_delimiter=",", kv_delimiter="=") | redact @"\\d" on status | project-reorder s* granny-asc`,
+  `print s = series_stats_dynamic(dynamic([1, null, 2])), r = range(1, 3), h = hash("x") | extend series_stats(dynamic([1, 2]))`,
+  `union withsource=src d*, ds | summarize phrases(method, 2), presence(*), percentiles_arrayif(dur, dynamic([50]), dur > 0) by src`,
 ];
 
 const TOKENS = [
@@ -71,6 +76,12 @@ const TOKENS = [
   'x',
   '1e',
   '0.',
+  '```',
+  'null',
+  'search',
+  ':',
+  'union',
+  'in ((',
 ];
 
 function outcomeOk(err: unknown): boolean {

@@ -13,11 +13,19 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
 /** `GOLDEN_FILTER=fn-` runs (and with UPDATE_GOLDEN, rewrites) only the files whose name starts with it. */
 const FILTER = process.env.GOLDEN_FILTER ?? '';
 
-const events = readFileSync(join(DIR, 'events.ndjson'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Record<string, unknown>);
-const catalog = new MemoryCatalog({ ds: events }, { batchSize: 3, sysTimeMs: Date.UTC(2024, 5, 1) });
+const readEvents = (file: string) =>
+  readFileSync(join(DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const catalog = new MemoryCatalog(
+  { ds: readEvents('events.ndjson'), ds2: readEvents('events2.ndjson') },
+  { batchSize: 3, sysTimeMs: Date.UTC(2024, 5, 1) },
+);
+/** Virtual fields of the golden datasets (README). */
+const VIRTUAL_FIELDS: Record<string, { name: string; expression: string }[]> = {
+  ds2: [{ name: 'is_error', expression: 'toint(status) >= 500' }],
+};
 
 async function render(query: string): Promise<string> {
   try {
@@ -26,6 +34,7 @@ async function render(query: string): Promise<string> {
       endMs: Date.UTC(2024, 4, 2),
       nowMs: Date.UTC(2024, 4, 2),
       catalog,
+      virtualFields: (dataset) => VIRTUAL_FIELDS[dataset] ?? [],
     });
     const t = out.tables[0];
     const lines = [t.fields.map((f) => `${f.name}:${f.type}`).join(', ')];

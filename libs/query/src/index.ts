@@ -5,7 +5,9 @@ export {
   explainApl,
   orderSchema,
   type RunAplOptions,
+  type ValidateAplOptions,
 } from './run-apl';
+export { validateVirtualField, type VirtualField, type VirtualFieldLookup } from './virtual-fields';
 export {
   MemoryCatalog,
   MemoryDataset,

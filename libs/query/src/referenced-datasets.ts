@@ -1,13 +1,26 @@
-import type { Operator, Query, TabularExpr, TabularSource } from '@quarry/apl';
+import type { InExpr, Operator, Query, TabularExpr, TabularSource } from '@quarry/apl';
+import { matchDatasetPattern } from '@quarry/query-plan';
 
-/** Dataset names a parsed query reads, in order of first appearance (`let`-bound tables excluded). */
-export function datasetsOfQuery(query: Query): string[] {
+/**
+ * Dataset names a parsed query reads, in order of first appearance (`let`-bound tables excluded). A name
+ * pattern (`union logs*`, leading `search`) contributes the datasets of `allNames` it matches; without
+ * `allNames` it contributes the pattern itself, which no real dataset is called (so an access check on it
+ * only passes for a grant over every dataset).
+ */
+export function datasetsOfQuery(query: Query, allNames?: readonly string[]): string[] {
   const lets = new Set<string>();
   const out: string[] = [];
+  const add = (name: string) => {
+    if (!out.includes(name)) out.push(name);
+  };
   const visitSource = (s: TabularSource) => {
     switch (s.kind) {
       case 'dataset':
-        if (!lets.has(s.name) && !out.includes(s.name)) out.push(s.name);
+        if (!lets.has(s.name)) add(s.name);
+        break;
+      case 'dataset-pattern':
+        if (allNames) matchDatasetPattern(s.pattern, allNames).forEach(add);
+        else add(s.pattern);
         break;
       case 'subquery':
         visit(s.query);
@@ -34,5 +47,40 @@ export function datasetsOfQuery(query: Query): string[] {
     }
   }
   visit(query.body);
+  // `x in (T | ...)` subqueries read datasets too (`let` names known by now).
+  subqueriesOf(query, true).forEach(visit);
   return out;
+}
+
+/**
+ * The tabular subqueries of `in` expressions, in text order. With `nested`, also those inside other
+ * subqueries, innermost first (the order they must run in).
+ */
+export function subqueriesOf(query: Query, nested = false): TabularExpr[] {
+  const out: TabularExpr[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    // A literal's value is data (`dynamic({...})`), never syntax.
+    if ((node as { kind?: unknown }).kind === 'literal') return;
+    const expr = node as InExpr;
+    if (expr.kind === 'in' && expr.subquery) {
+      walk(expr.left);
+      if (nested) walk(expr.subquery);
+      out.push(expr.subquery);
+      return;
+    }
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value);
+  };
+  walk(query.statements);
+  walk(query.body);
+  return out;
+}
+
+/** Whether the query names datasets by pattern (and so needs the list of dataset names). */
+export function hasDatasetPattern(query: Query): boolean {
+  return datasetsOfQuery(query).some((name) => name.includes('*'));
 }

@@ -1,12 +1,28 @@
 /**
  * The APL facade: parse → plan (names resolved against dataset schemas) → optimize → execute → table.
  */
-import { aplError, parseApl } from '@quarry/apl';
+import { aplError, parseApl, type Query, type TabularExpr } from '@quarry/apl';
 import { QuarryError, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
-import { emptyScanStats, type Catalog, type DatasetSource, type QueryOutput } from '@quarry/contracts';
+import {
+  emptyScanStats,
+  valueAt,
+  type Catalog,
+  type ColumnBatch,
+  type DatasetSource,
+  type QueryOutput,
+} from '@quarry/contracts';
 import { compileRegex, executePlan, toResultTable } from '@quarry/query-exec';
-import { aplTypeOfWire, buildPlan, optimize, printPlan, type Field } from '@quarry/query-plan';
-import { datasetsOfQuery } from './referenced-datasets';
+import {
+  aplTypeOfWire,
+  buildPlan,
+  optimize,
+  printPlan,
+  type Field,
+  type PlanContext,
+  type PlanNode,
+} from '@quarry/query-plan';
+import { datasetsOfQuery, hasDatasetPattern, subqueriesOf } from './referenced-datasets';
+import { virtualFieldResolver, type VirtualFieldLookup } from './virtual-fields';
 
 export interface RunAplOptions {
   /** Inclusive lower bound on `_time` of every dataset scan (epoch ms). */
@@ -19,6 +35,18 @@ export interface RunAplOptions {
   /** Row cap for raw (non-aggregated) results without take/limit/top. Default 1000. */
   defaultLimit?: number;
   signal?: AbortSignal;
+  /** Virtual fields per dataset (see docs/apl.md "Virtual fields"). */
+  virtualFields?: VirtualFieldLookup;
+  /**
+   * The datasets name patterns (`union logs*`, `search in (web-*)`, leading `search`) expand against,
+   * e.g. only those the caller may read. Default: `catalog.listDatasets()`.
+   */
+  datasetNames?: readonly string[];
+}
+
+/** Options of `validateApl`. */
+export interface ValidateAplOptions {
+  virtualFields?: VirtualFieldLookup;
 }
 
 const SYSTEM_FIELDS: Field[] = [
@@ -82,30 +110,44 @@ export async function runApl(text: string, options: RunAplOptions): Promise<Quer
 
 async function runAplUnchecked(text: string, options: RunAplOptions): Promise<QueryOutput> {
   const query = parseApl(text);
-  const names = datasetsOfQuery(query);
+  const allNames = await datasetNamesFor(query, options);
   const sources = new Map<string, DatasetSource>();
   const schemas = new Map<string, Field[]>();
-  for (const name of names) {
+  for (const name of datasetsOfQuery(query, allNames)) {
     const source = await options.catalog.getDataset(name);
     if (!source) continue; // reported with its span by the planner
     sources.set(name, source);
     const schema = await source.schema();
     schemas.set(name, orderSchema(schema.map((f) => ({ name: f.name, type: aplTypeOfWire(f.type) }))));
   }
-  const built = buildPlan(query, {
+  const stats = emptyScanStats();
+  const virtualFields = virtualFieldResolver(options.virtualFields);
+  const subqueryValues = new Map<TabularExpr, unknown[]>();
+  const context = (defaultLimit: number | undefined): PlanContext => ({
     startMs: options.startMs,
     endMs: options.endMs,
     nowMs: options.nowMs,
-    defaultLimit: options.defaultLimit,
+    defaultLimit,
     checkRegex,
+    virtualFields,
+    datasetNames: allNames,
+    subqueryValues: (t) => subqueryValues.get(t) ?? [],
     datasetSchema: (name: string, span: SourceSpan) => {
       const schema = schemas.get(name);
       if (!schema) throw notFound(`dataset "${name}" not found`, { code: 'dataset_not_found', span });
       return schema;
     },
   });
+  // `x in (T | ...)`: each subquery runs first (inner ones before outer ones, in text order) and its
+  // first column becomes the list the main plan is bound with.
+  for (const sub of subqueriesOf(query, true)) {
+    if (subqueryValues.has(sub)) continue;
+    const subPlan = optimize(buildPlan({ ...query, body: sub }, context(Number.MAX_SAFE_INTEGER)).root);
+    const result = await executePlan(subPlan, { sources, stats, signal: options.signal });
+    subqueryValues.set(sub, firstColumnValues(subPlan, result.batch));
+  }
+  const built = buildPlan(query, context(options.defaultLimit));
   const plan = optimize(built.root);
-  const stats = emptyScanStats();
   const result = await executePlan(plan, { sources, stats, signal: options.signal });
   const table = toResultTable({ root: plan, batch: result.batch, sources: built.datasets });
   return {
@@ -116,8 +158,28 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
   };
 }
 
+/** The distinct non-null values of a result's first column (the list of `x in (subquery)`). */
+function firstColumnValues(root: PlanNode, batch: ColumnBatch): unknown[] {
+  const name = root.schema[0]?.name;
+  const column = name === undefined ? undefined : batch.columns.get(name);
+  if (!column) return [];
+  const out = new Set<unknown>();
+  for (let i = 0; i < batch.length; i++) {
+    const v = valueAt(column, i);
+    if (v !== null && v !== undefined) out.add(v);
+  }
+  return [...out];
+}
+
+/** The dataset list patterns expand against; only fetched when the query has a pattern. */
+async function datasetNamesFor(query: Query, options: RunAplOptions): Promise<readonly string[] | undefined> {
+  if (options.datasetNames) return options.datasetNames;
+  if (!hasDatasetPattern(query)) return undefined;
+  return (await options.catalog.listDatasets?.()) ?? [];
+}
+
 /** Parses and statically checks a query (no schemas: unknown fields are accepted). Throws `invalid`. */
-export function validateApl(text: string): void {
+export function validateApl(text: string, options: ValidateAplOptions = {}): void {
   try {
     const query = parseApl(text);
     buildPlan(query, {
@@ -126,6 +188,7 @@ export function validateApl(text: string): void {
       nowMs: 0,
       lenientFields: true,
       checkRegex,
+      virtualFields: virtualFieldResolver(options.virtualFields),
       datasetSchema: () => SYSTEM_FIELDS.map((f) => ({ ...f })),
     });
   } catch (err) {
@@ -133,10 +196,14 @@ export function validateApl(text: string): void {
   }
 }
 
-/** Dataset names the query reads (for access checks before running it). Throws `invalid` on syntax errors. */
-export function referencedDatasets(text: string): string[] {
+/**
+ * Dataset names the query reads (for access checks before running it). Name patterns (`union logs*`)
+ * expand against `datasetNames` (pass the same list as `RunAplOptions.datasetNames`); without it a pattern
+ * is returned as is. Throws `invalid` on syntax errors.
+ */
+export function referencedDatasets(text: string, datasetNames?: readonly string[]): string[] {
   try {
-    return datasetsOfQuery(parseApl(text));
+    return datasetsOfQuery(parseApl(text), datasetNames);
   } catch (err) {
     throw normalizeError(err, text, 'parse');
   }
@@ -146,7 +213,8 @@ export function referencedDatasets(text: string): string[] {
 export async function explainApl(text: string, options: RunAplOptions): Promise<string> {
   const query = parseApl(text);
   const schemas = new Map<string, Field[]>();
-  for (const name of datasetsOfQuery(query)) {
+  const allNames = await datasetNamesFor(query, options);
+  for (const name of datasetsOfQuery(query, allNames)) {
     const source = await options.catalog.getDataset(name);
     if (source)
       schemas.set(
@@ -156,6 +224,9 @@ export async function explainApl(text: string, options: RunAplOptions): Promise<
   }
   const built = buildPlan(query, {
     ...options,
+    checkRegex,
+    virtualFields: virtualFieldResolver(options.virtualFields),
+    datasetNames: allNames,
     datasetSchema: (name, span) => {
       const s = schemas.get(name);
       if (!s) throw notFound(`dataset "${name}" not found`, { code: 'dataset_not_found', span });

@@ -8,6 +8,7 @@ import { MAKE_BAG_DEFAULT_MAX, MakeBagAggregator } from './bag-aggregator';
 import { HistogramAggregator } from './histogram-aggregator';
 import { RateAggregator } from './rate-aggregator';
 import { TopkAggregator } from './topk-aggregator';
+import { PhrasesAggregator, PresenceAggregator } from './text-aggregators';
 
 export function createAggregator(call: AggregateCall): Aggregator {
   const cap = typeof call.params[0] === 'number' ? (call.params[0] as number) : Infinity;
@@ -35,7 +36,12 @@ export function createAggregator(call: AggregateCall): Aggregator {
     case 'percentileif':
       return new PercentileAggregator(call.params as number[], false);
     case 'percentiles_array':
+    case 'percentiles_arrayif':
       return new PercentileAggregator(call.params as number[], true);
+    case 'phrases':
+      return new PhrasesAggregator(call.params[0] as number);
+    case 'presence':
+      return new PresenceAggregator(call.params as string[]);
     case 'stdev':
     case 'stdevif':
       return new VarianceAggregator(true);

@@ -48,6 +48,26 @@ export function accessDynamic(target: unknown, key: unknown): unknown {
   return null;
 }
 
+/**
+ * `array_index_of(a, v [, start [, length [, occurrence]]])` (Kusto): the index of the `occurrence`-th
+ * (default 1st) element equal to `v` among `length` elements (default / -1: all) from `start` (default 0;
+ * negative counts from the end); -1 when absent; null for a non-array or a start past the end.
+ */
+function arrayIndexOf([a, v, start, length, occurrence]: unknown[]): unknown {
+  if (!Array.isArray(a)) return null;
+  let from = typeof start === 'number' ? Math.trunc(start) : 0;
+  if (from < 0) from = Math.max(0, a.length + from);
+  if (from > a.length) return null;
+  const count = typeof length === 'number' && length >= 0 ? Math.trunc(length) : a.length;
+  const end = Math.min(a.length, from + count);
+  const nth = typeof occurrence === 'number' ? Math.trunc(occurrence) : 1;
+  if (nth < 1) return null;
+  const key = keyOf(v);
+  let seen = 0;
+  for (let i = from; i < end; i++) if (keyOf(a[i]) === key && ++seen === nth) return i;
+  return -1;
+}
+
 export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   getprop: ([t, k]) => accessDynamic(t, k),
   index: ([t, k]) => accessDynamic(t, k),
@@ -76,7 +96,7 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
     const to = b < 0 ? n + b : b;
     return v.slice(from, to + 1);
   },
-  array_index_of: ([v, x]) => (Array.isArray(v) ? v.findIndex((e) => keyOf(e) === keyOf(x)) : null),
+  array_index_of: (args) => arrayIndexOf(args),
   set_union: (args) => (args.every(Array.isArray) ? distinct((args as unknown[][]).flat(1)) : null),
   set_intersect: (args) => {
     if (!args.every(Array.isArray)) return null;

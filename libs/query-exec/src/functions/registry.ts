@@ -2,10 +2,14 @@ import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversions';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
+import { GENAI_FUNCTIONS } from './genai-functions';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
+import { MORE_RARE_FUNCTIONS } from './more-rare-functions';
+import { OPERATOR_HELPER_FUNCTIONS } from './operator-helpers';
 import type { ScalarImpl } from './scalar-impl';
 import { RARE_FUNCTIONS } from './rare-functions';
+import { SERIES_FUNCTIONS } from './series-functions';
 import { STRING_FUNCTIONS } from './strings';
 
 /** Row-wise implementations of scalar functions, by canonical name (signatures live in query-plan). */
@@ -19,5 +23,9 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...DYNAMIC_FUNCTIONS,
     ...HASH_IP_FUNCTIONS,
     ...RARE_FUNCTIONS,
+    ...OPERATOR_HELPER_FUNCTIONS,
+    ...MORE_RARE_FUNCTIONS,
+    ...SERIES_FUNCTIONS,
+    ...GENAI_FUNCTIONS,
   }),
 );

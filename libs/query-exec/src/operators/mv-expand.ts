@@ -1,4 +1,7 @@
-/** mv-expand: one output row per array element (or bag entry) of the expanded column. */
+/**
+ * mv-expand: one output row per array element (or bag entry) of the expanded columns. Several columns
+ * are zipped: an input row gives as many rows as its longest array, shorter ones padded with null.
+ */
 import { selectRows, type Column, type ColumnBatch } from '@quarry/contracts';
 import type { MvExpandNode } from '@quarry/query-plan';
 import { buildColumn, readValue } from '../columns';
@@ -15,34 +18,39 @@ const CONVERT: Record<string, string> = {
   timespan: 'totimespan',
 };
 
+/** The elements one value expands to: an array's items, a bag's entries, else the value itself. */
+function elementsOf(v: unknown, kind: Column['kind'], bagExpansion: 'bag' | 'array'): unknown[] {
+  if (typeof v === 'string' && kind === 'dynamic') return [v];
+  if (Array.isArray(v)) return v;
+  if (v !== null && typeof v === 'object')
+    return Object.entries(v).map(([k, x]) => (bagExpansion === 'bag' ? { [k]: x } : [k, x]));
+  return [v];
+}
+
 export async function* mvExpand(input: BatchStream, node: MvExpandNode, env: ExecEnv): BatchStream {
+  const cap = node.limit ?? Infinity;
   for await (const batch of input) {
-    const source = evaluate(node.expr, batch, env.ctx);
+    const sources = node.items.map((item) => evaluate(item.expr, batch, env.ctx));
     const sel: number[] = [];
-    const items: unknown[] = [];
+    const values: unknown[][] = node.items.map(() => []);
     const indexes: number[] = [];
     for (let i = 0; i < batch.length; i++) {
-      let v = readValue(source, i);
-      if (typeof v === 'string' && source.kind === 'dynamic') v = [v];
-      let elements: unknown[];
-      if (Array.isArray(v)) elements = v;
-      else if (v !== null && typeof v === 'object')
-        elements = Object.entries(v).map(([k, x]) => ({ [k]: x }));
-      else elements = [v];
-      if (elements.length === 0) elements = [null];
-      const cap = node.limit ?? Infinity;
-      for (let j = 0; j < elements.length && j < cap; j++) {
+      const lists = sources.map((s) => elementsOf(readValue(s, i), s.kind, node.bagExpansion));
+      // An empty array or null still gives one row, with null elements (Kusto).
+      const rows = Math.min(cap, Math.max(1, ...lists.map((l) => l.length)));
+      for (let j = 0; j < rows; j++) {
         sel.push(i);
-        items.push(elements[j]);
+        lists.forEach((l, k) => values[k].push(l[j] ?? null));
         indexes.push(j);
       }
     }
     const expanded = selectRows(batch, sel);
-    const columns = new Map<string, Column>();
-    const conv = node.toType ? CONVERSION_FUNCTIONS[CONVERT[node.toType]] : null;
-    const values = conv ? items.map((x) => conv([x], ['dynamic'])) : items;
-    for (const [name, col] of expanded.columns) columns.set(name, col);
-    columns.set(node.column, buildColumn(values, node.toType ?? 'dynamic'));
+    const columns = new Map<string, Column>(expanded.columns);
+    node.items.forEach((item, k) => {
+      const conv = item.toType ? CONVERSION_FUNCTIONS[CONVERT[item.toType]] : null;
+      const converted = conv ? values[k].map((x) => conv([x], ['dynamic'])) : values[k];
+      columns.set(item.column, buildColumn(converted, item.toType ?? 'dynamic'));
+    });
     if (node.itemIndex) columns.set(node.itemIndex, buildColumn(indexes, 'long'));
     const out: ColumnBatch = { length: sel.length, columns };
     if (out.length > 0) yield out;

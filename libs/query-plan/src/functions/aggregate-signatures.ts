@@ -49,6 +49,14 @@ const list: AggregateSignature[] = [
   { name: 'percentile', minArgs: 2, maxArgs: 2, returns: same, wireOp: 'percentiles' },
   { name: 'percentileif', minArgs: 3, maxArgs: 3, returns: same, predicateIndex: 2, wireOp: 'percentilesif' },
   { name: 'percentiles_array', minArgs: 2, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'percentiles' },
+  {
+    name: 'percentiles_arrayif',
+    minArgs: 3,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 2,
+    wireOp: 'percentilesif',
+  },
   { name: 'stdev', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'stdev' },
   { name: 'stdevif', minArgs: 2, maxArgs: 2, returns: fixed('real'), predicateIndex: 1, wireOp: 'stdevif' },
   { name: 'variance', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'variance' },
@@ -94,6 +102,8 @@ const list: AggregateSignature[] = [
   { name: 'rate', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'rate' },
   // Not in Axiom's wire enum: reported as `computed`.
   { name: 'make_bag', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
+  { name: 'phrases', minArgs: 2, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
+  { name: 'presence', minArgs: 1, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'computed' },
 ];
 
 export const AGGREGATE_SIGNATURES: ReadonlyMap<string, AggregateSignature> = new Map(

@@ -213,7 +213,7 @@ def('array_sort_asc', 1, 2, fixed('dynamic'));
 def('array_sort_desc', 1, 2, fixed('dynamic'));
 def('array_sum', 1, 1, fixed('real'));
 def('array_slice', 3, 3, fixed('dynamic'));
-def('array_index_of', 2, 2, fixed('long'));
+def('array_index_of', 2, 5, fixed('long'));
 def('set_union', 2, MANY, fixed('dynamic'));
 def('set_intersect', 2, MANY, fixed('dynamic'));
 def('set_difference', 2, MANY, fixed('dynamic'));
@@ -256,11 +256,95 @@ def('ipv4_netmask_suffix', 1, 1, fixed('long'));
 def('has_ipv4', 2, 2, fixed('bool'));
 def('has_ipv4_prefix', 2, 2, fixed('bool'));
 def('column_ifexists', 2, 2, (a) => a[1] ?? 'dynamic');
+/** Functions defined from here on are offered as "did you mean" hints only after the aggregates. */
+const firstRarelySuggested = table.length;
+// more RARE functions (libs/query-exec more-rare-functions.ts)
+def('hash', 1, 2, fixed('long'));
+def('range', 2, 3, fixed('dynamic'));
+def('cot', 1, 1, fixed('real'));
+def('array_iff', 3, 3, fixed('dynamic'));
+def('array_extract', 2, 2, fixed('dynamic'));
+def('array_select_dict', 3, 3, fixed('dynamic'));
+def('format_url', 1, 1, fixed('string'));
+def('parse_ipv4_mask', 2, 2, fixed('long'));
+def('format_ipv4_mask', 1, 2, fixed('string'));
+def('has_any_ipv4', 2, MANY, fixed('bool'));
+def('has_any_ipv4_prefix', 2, MANY, fixed('bool'));
+def('ipv6_compare', 2, 3, fixed('long'));
+def('ipv6_is_match', 2, 3, fixed('bool'));
+def('ipv6_is_in_range', 2, 2, fixed('bool'));
+def('ipv6_is_in_any_range', 2, MANY, fixed('bool'));
+def('iscc', 1, 1, fixed('bool'));
+def('isimei', 1, 1, fixed('bool'));
+def('base64_encode_fromarray', 1, 1, fixed('string'));
+def('base64_decode_toarray', 1, 1, fixed('dynamic'));
+def('pair', 2, 3, fixed('dynamic'));
+def('parse_pair', 1, 2, fixed('dynamic'));
+def('find_pair', 3, 4, fixed('dynamic'));
+// series_* (libs/query-exec series-functions.ts)
+for (const n of [
+  'abs',
+  'acos',
+  'asin',
+  'atan',
+  'ceiling',
+  'cos',
+  'exp',
+  'floor',
+  'log',
+  'sign',
+  'sin',
+  'tan',
+])
+  def(`series_${n}`, 1, 1, fixed('dynamic'));
+for (const n of ['pow', 'add', 'subtract', 'multiply', 'divide']) def(`series_${n}`, 2, 2, fixed('dynamic'));
+for (const n of ['equals', 'not_equals', 'greater', 'greater_equals', 'less', 'less_equals'])
+  def(`series_${n}`, 2, 2, fixed('dynamic'));
+for (const n of ['max', 'min', 'sum', 'magnitude']) def(`series_${n}`, 1, 1, fixed('real'));
+for (const n of ['dot_product', 'cosine_similarity', 'pearson_correlation'])
+  def(`series_${n}`, 2, 2, fixed('real'));
+def('series_stats_dynamic', 1, 1, fixed('dynamic'));
+// `series_stats(x)` in extend / project expands into seven columns (builder); alone it is the bag.
+def('series_stats', 1, 1, fixed('dynamic'));
+def('series_fill_const', 2, 3, fixed('dynamic'));
+def('series_fill_forward', 1, 2, fixed('dynamic'));
+def('series_fill_backward', 1, 2, fixed('dynamic'));
+def('series_fill_linear', 1, 4, fixed('dynamic'));
+def('series_fir', 2, 4, fixed('dynamic'));
+def('series_iir', 3, 3, fixed('dynamic'));
+// genai_* (libs/query-exec genai-functions.ts)
+def('genai_concat_contents', 1, 2, fixed('string'));
+def('genai_extract_user_prompt', 1, 1, fixed('string'));
+def('genai_extract_assistant_response', 1, 1, fixed('string'));
+def('genai_extract_system_prompt', 1, 1, fixed('string'));
+def('genai_get_content_by_index', 2, 2, fixed('string'));
+def('genai_get_content_by_role', 2, 2, fixed('string'));
+def('genai_get_role', 2, 2, fixed('string'));
+def('genai_message_roles', 1, 1, fixed('dynamic'));
+def('genai_has_tool_calls', 1, 1, fixed('bool'));
+// internal: operator helpers (`extend-valid`, `parse-kv`, `redact`)
+def('is_valid_value', 1, 1, fixed('bool'));
+def('parse_kv_value', 7, 7, fixed('string'));
+def('redact_text', 3, MANY, sameAsFirst);
 // internal: property / index access on dynamic values
 def('getprop', 2, 2, fixed('dynamic'));
 def('index', 2, 2, fixed('dynamic'));
 
 export const SCALAR_SIGNATURES: ReadonlyMap<string, ScalarSignature> = new Map(table.map((s) => [s.name, s]));
+
+/** Names the planner uses internally (operator rewrites, member access): never suggested. */
+export const INTERNAL_FUNCTIONS: ReadonlySet<string> = new Set([
+  'getprop',
+  'index',
+  'is_valid_value',
+  'parse_kv_value',
+  'redact_text',
+]);
+
+/** Rare functions suggested after the aggregates, so common typos (`cont`) still hint `count`. */
+export const RARELY_SUGGESTED: ReadonlySet<string> = new Set(
+  table.slice(firstRarelySuggested).map((s) => s.name),
+);
 
 /** The canonical name of a function (aliases resolved). */
 export function canonicalFunctionName(name: string): string {

@@ -62,6 +62,8 @@ export interface ExtendNode {
   input: PlanNode;
   items: NamedExpr[];
   schema: Field[];
+  /** The dataset's virtual fields: items no operator above reads are dropped by projection pushdown. */
+  virtual?: true;
 }
 
 export interface ProjectNode {
@@ -109,11 +111,12 @@ export interface TopNode {
 export interface MvExpandNode {
   kind: 'mv-expand';
   input: PlanNode;
-  column: string;
-  expr: PExpr;
-  toType?: AplType;
+  /** Expanded together: row j of an input row takes element j of each (null past its end). */
+  items: { column: string; expr: PExpr; toType?: AplType }[];
   itemIndex?: string;
   limit?: number;
+  /** How a bag entry is expanded: `{key: value}` (bag) or `[key, value]` (array). */
+  bagExpansion: 'bag' | 'array';
   schema: Field[];
 }
 

@@ -38,6 +38,14 @@ describe('filter pushdown', () => {
     );
   });
 
+  it('keeps a whole-row predicate (search) above an extend, whose columns it reads', () => {
+    const after = printPlan(
+      filterPushdown.apply(plan('ds | extend x = "needle" | search "needle" | count').root),
+    );
+    expect(after).toContain('Filter');
+    expect(after.indexOf('Filter')).toBeLessThan(after.indexOf('Extend'));
+  });
+
   it('does not move filters across limits or aggregations', () => {
     const p = printPlan(
       filterPushdown.apply(plan('ds | summarize c = count() by method | where c > 1').root),

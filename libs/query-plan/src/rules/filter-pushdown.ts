@@ -3,7 +3,7 @@
  * are dropped inside the scan loop with a selection vector before any other operator sees them. A filter
  * directly above an `Extend` moves below it when it reads none of the extended columns.
  */
-import { andAll, columnsOf, conjuncts } from '../expr';
+import { andAll, columnsOf, conjuncts, readsAllColumns } from '../expr';
 import type { PlanNode } from '../nodes/plan-node';
 import { transformUp, type OptimizerRule } from './rule';
 
@@ -21,7 +21,8 @@ function push(node: PlanNode): PlanNode {
       predicate: andAll([...conjuncts(input.predicate), ...conjuncts(node.predicate)])!,
     });
   }
-  if (input.kind === 'extend') {
+  // A predicate over the whole row (`search "x"`, `* has "x"`) reads the extended columns too.
+  if (input.kind === 'extend' && !readsAllColumns(node.predicate)) {
     const reads = columnsOf(node.predicate);
     if (input.items.every((i) => !reads.has(i.name))) {
       const pushed = push({

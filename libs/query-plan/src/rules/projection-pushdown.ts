@@ -39,7 +39,24 @@ function rewrite(node: PlanNode, need: Need): PlanNode {
       return node;
     case 'filter':
       return { ...node, input: rewrite(node.input, union(need, [node.predicate])) };
-    case 'extend':
+    case 'extend': {
+      if (node.virtual && need !== null) {
+        // Virtual fields nobody above reads are not computed at all (they only read stored fields).
+        // The schema stays whole (like a scan's, whose columns are narrowed): operators such as join map
+        // columns by schema position.
+        const items = node.items.filter((i) => need.has(i.name));
+        const input = rewrite(
+          node.input,
+          union(
+            without(
+              need,
+              items.map((i) => i.name),
+            ),
+            items.map((i) => i.expr),
+          ),
+        );
+        return { ...node, input, items };
+      }
       return {
         ...node,
         input: rewrite(
@@ -53,6 +70,7 @@ function rewrite(node: PlanNode, need: Need): PlanNode {
           ),
         ),
       };
+    }
     case 'project':
       return { ...node, input: rewrite(node.input, only(node.items.map((i) => i.expr))) };
     case 'aggregate': {
@@ -87,7 +105,13 @@ function rewrite(node: PlanNode, need: Need): PlanNode {
     case 'mv-expand':
       return {
         ...node,
-        input: rewrite(node.input, union(without(need, node.itemIndex ? [node.itemIndex] : []), [node.expr])),
+        input: rewrite(
+          node.input,
+          union(
+            without(need, node.itemIndex ? [node.itemIndex] : []),
+            node.items.map((i) => i.expr),
+          ),
+        ),
       };
     case 'parse': {
       const captures = node.parts.flatMap((p) => (p.kind === 'capture' ? [p.name] : []));

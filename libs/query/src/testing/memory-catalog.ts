@@ -129,4 +129,8 @@ export class MemoryCatalog implements Catalog {
   async getDataset(name: string): Promise<DatasetSource | null> {
     return this.datasets.get(name) ?? null;
   }
+
+  async listDatasets(): Promise<string[]> {
+    return [...this.datasets.keys()];
+  }
 }

@@ -42,6 +42,10 @@ export class StorageCatalog implements Catalog {
     return new StoredDatasetSource(name, dataset.id, this);
   }
 
+  async listDatasets(): Promise<string[]> {
+    return this.registry.list().map((d) => d.name);
+  }
+
   /** Synchronous snapshot of what a scan of `datasetId` will read. */
   snapshot(datasetId: string) {
     return { blocks: this.blocks.list(datasetId), tail: this.tail.snapshot(datasetId) };

@@ -1,0 +1,268 @@
+/**
+ * `series_*` functions (apl.md §9.9): arithmetic on dynamic arrays of numbers, usually from `make-series`.
+ * A non-numeric or null element is null in element-wise results and skipped by reductions.
+ */
+import type { ScalarImpl } from './scalar-impl';
+
+type Series = (number | null)[];
+
+function asSeries(v: unknown): Series | null {
+  if (!Array.isArray(v)) return null;
+  return v.map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : null));
+}
+
+function finite(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+/** Element-wise `f` over one series. */
+function unary(f: (x: number) => number): ScalarImpl {
+  return ([a]) => {
+    const s = asSeries(a);
+    return s === null ? null : s.map((x) => (x === null ? null : finite(f(x))));
+  };
+}
+
+/**
+ * Element-wise `f` over two operands, each a series or a number (broadcast). The result is as long as the
+ * longest series; a missing element is null.
+ */
+function binary<T>(f: (x: number, y: number) => T): ScalarImpl {
+  return ([a, b]) => {
+    const sa = typeof a === 'number' ? null : asSeries(a);
+    const sb = typeof b === 'number' ? null : asSeries(b);
+    if ((sa === null && typeof a !== 'number') || (sb === null && typeof b !== 'number')) return null;
+    if (sa === null && sb === null) return null;
+    const n = Math.max(sa?.length ?? 0, sb?.length ?? 0);
+    const out = new Array<T | null>(n);
+    for (let i = 0; i < n; i++) {
+      const x = sa === null ? (a as number) : (sa[i] ?? null);
+      const y = sb === null ? (b as number) : (sb[i] ?? null);
+      if (x === null || y === null) out[i] = null;
+      else {
+        const r = f(x, y);
+        out[i] = typeof r === 'number' ? (finite(r) as T | null) : r;
+      }
+    }
+    return out;
+  };
+}
+
+function values(a: unknown): number[] | null {
+  const s = asSeries(a);
+  return s === null ? null : s.filter((x): x is number => x !== null);
+}
+
+function pairs(a: unknown, b: unknown): [number, number][] | null {
+  const sa = asSeries(a);
+  const sb = asSeries(b);
+  if (sa === null || sb === null) return null;
+  const out: [number, number][] = [];
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const x = sa[i];
+    const y = sb[i];
+    if (x !== null && y !== null) out.push([x, y]);
+  }
+  return out;
+}
+
+/** min, min_idx, max, max_idx, avg, variance (sample), stdev of the numeric elements. */
+export function seriesStats(a: unknown): Record<string, number | null> | null {
+  const s = asSeries(a);
+  if (s === null) return null;
+  let min: number | null = null;
+  let max: number | null = null;
+  let minIdx: number | null = null;
+  let maxIdx: number | null = null;
+  let sum = 0;
+  let n = 0;
+  s.forEach((x, i) => {
+    if (x === null) return;
+    if (min === null || x < min) [min, minIdx] = [x, i];
+    if (max === null || x > max) [max, maxIdx] = [x, i];
+    sum += x;
+    n++;
+  });
+  const avg = n === 0 ? null : sum / n;
+  let sq = 0;
+  for (const x of s) if (x !== null && avg !== null) sq += (x - avg) ** 2;
+  const variance = n < 2 ? (n === 0 ? null : 0) : sq / (n - 1);
+  return {
+    min,
+    min_idx: minIdx,
+    max,
+    max_idx: maxIdx,
+    avg,
+    variance,
+    stdev: variance === null ? null : Math.sqrt(variance),
+  };
+}
+
+export const SERIES_STATS_KEYS = ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev'] as const;
+
+function fillForward(s: Series): Series {
+  const out = [...s];
+  for (let i = 1; i < out.length; i++) if (out[i] === null) out[i] = out[i - 1];
+  return out;
+}
+
+/** Linear interpolation between known neighbours; edges take the nearest known value when `edges`. */
+function fillLinear(s: Series, edges: boolean): Series {
+  const out = [...s];
+  const known = out.flatMap((x, i) => (x === null ? [] : [i]));
+  if (known.length === 0) return out;
+  for (let k = 0; k + 1 < known.length; k++) {
+    const [i, j] = [known[k], known[k + 1]];
+    const [x, y] = [out[i] as number, out[j] as number];
+    for (let t = i + 1; t < j; t++) out[t] = x + ((y - x) * (t - i)) / (j - i);
+  }
+  if (edges) {
+    for (let t = 0; t < known[0]; t++) out[t] = out[known[0]];
+    for (let t = known[known.length - 1] + 1; t < out.length; t++) out[t] = out[known[known.length - 1]];
+  }
+  return out;
+}
+
+/** Replaces the `missing` placeholder (default: null) by null before filling. */
+function withMissing(a: unknown, missing: unknown): Series | null {
+  if (!Array.isArray(a)) return null;
+  return a.map((x) =>
+    missing !== undefined && missing !== null && x === missing ? null : typeof x === 'number' ? x : null,
+  );
+}
+
+/**
+ * `series_fir(x, filter [, normalize [, center]])`: y[i] = Σ filter[j]·x[i−j] (elements before the start
+ * and nulls count as 0); `normalize` (default true) divides by the filter's sum; `center` aligns the
+ * window's middle on i.
+ */
+function fir([a, filter, normalize, center]: unknown[]): unknown {
+  const s = asSeries(a);
+  const f = asSeries(filter);
+  if (s === null || f === null || f.some((x) => x === null) || f.length === 0) return null;
+  let coef = f as number[];
+  const total = coef.reduce((x, y) => x + y, 0);
+  if (normalize !== false && total !== 0) coef = coef.map((c) => c / total);
+  const shift = center === true ? Math.floor((coef.length - 1) / 2) : 0;
+  return s.map((_, i) => {
+    let y = 0;
+    for (let j = 0; j < coef.length; j++) {
+      const x = s[i - j + shift];
+      if (x !== null && x !== undefined) y += coef[j] * x;
+    }
+    return finite(y);
+  });
+}
+
+/** `series_iir(x, b, a)`: y[n] = (Σ b[k]·x[n−k] − Σ_{k≥1} a[k]·y[n−k]) / a[0]. */
+function iir([x, num, den]: unknown[]): unknown {
+  const s = asSeries(x);
+  const b = asSeries(num);
+  const a = asSeries(den);
+  if (s === null || b === null || a === null || a.length === 0 || !a[0]) return null;
+  if (b.some((v) => v === null) || a.some((v) => v === null)) return null;
+  const y: number[] = [];
+  for (let n = 0; n < s.length; n++) {
+    let acc = 0;
+    for (let k = 0; k < b.length; k++) acc += (b[k] as number) * (n - k >= 0 ? (s[n - k] ?? 0) : 0);
+    for (let k = 1; k < a.length; k++) acc -= (a[k] as number) * (n - k >= 0 ? y[n - k] : 0);
+    y.push(acc / (a[0] as number));
+  }
+  return y.map(finite);
+}
+
+const sign = (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0);
+
+export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
+  series_abs: unary(Math.abs),
+  series_acos: unary(Math.acos),
+  series_asin: unary(Math.asin),
+  series_atan: unary(Math.atan),
+  series_ceiling: unary(Math.ceil),
+  series_cos: unary(Math.cos),
+  series_exp: unary(Math.exp),
+  series_floor: unary(Math.floor),
+  series_log: unary((x) => (x > 0 ? Math.log(x) : NaN)),
+  series_sign: unary(sign),
+  series_sin: unary(Math.sin),
+  series_tan: unary(Math.tan),
+  series_pow: binary((x, y) => Math.pow(x, y)),
+  series_add: binary((x, y) => x + y),
+  series_subtract: binary((x, y) => x - y),
+  series_multiply: binary((x, y) => x * y),
+  series_divide: binary((x, y) => x / y),
+  series_equals: binary((x, y) => x === y),
+  series_not_equals: binary((x, y) => x !== y),
+  series_greater: binary((x, y) => x > y),
+  series_greater_equals: binary((x, y) => x >= y),
+  series_less: binary((x, y) => x < y),
+  series_less_equals: binary((x, y) => x <= y),
+  series_max: ([a]) => {
+    const v = values(a);
+    return v === null || v.length === 0 ? null : Math.max(...v);
+  },
+  series_min: ([a]) => {
+    const v = values(a);
+    return v === null || v.length === 0 ? null : Math.min(...v);
+  },
+  series_sum: ([a]) => {
+    const v = values(a);
+    return v === null ? null : v.reduce((x, y) => x + y, 0);
+  },
+  series_magnitude: ([a]) => {
+    const v = values(a);
+    return v === null ? null : Math.sqrt(v.reduce((x, y) => x + y * y, 0));
+  },
+  series_dot_product: ([a, b]) => {
+    const p = pairs(a, b);
+    return p === null ? null : p.reduce((acc, [x, y]) => acc + x * y, 0);
+  },
+  series_cosine_similarity: ([a, b]) => {
+    const p = pairs(a, b);
+    if (p === null) return null;
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (const [x, y] of p) {
+      dot += x * y;
+      na += x * x;
+      nb += y * y;
+    }
+    return na === 0 || nb === 0 ? null : dot / Math.sqrt(na * nb);
+  },
+  series_pearson_correlation: ([a, b]) => {
+    const p = pairs(a, b);
+    if (p === null || p.length < 2) return null;
+    const mx = p.reduce((s, [x]) => s + x, 0) / p.length;
+    const my = p.reduce((s, [, y]) => s + y, 0) / p.length;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (const [x, y] of p) {
+      sxy += (x - mx) * (y - my);
+      sxx += (x - mx) ** 2;
+      syy += (y - my) ** 2;
+    }
+    return sxx === 0 || syy === 0 ? null : sxy / Math.sqrt(sxx * syy);
+  },
+  series_stats_dynamic: ([a]) => seriesStats(a),
+  series_stats: ([a]) => seriesStats(a),
+  series_fill_const: ([a, v, missing]) => {
+    const s = withMissing(a, missing);
+    return s === null ? null : s.map((x) => (x === null ? (v ?? null) : x));
+  },
+  series_fill_forward: ([a, missing]) => {
+    const s = withMissing(a, missing);
+    return s === null ? null : fillForward(s);
+  },
+  series_fill_backward: ([a, missing]) => {
+    const s = withMissing(a, missing);
+    return s === null ? null : fillForward([...s].reverse()).reverse();
+  },
+  series_fill_linear: ([a, missing, edges]) => {
+    const s = withMissing(a, missing);
+    return s === null ? null : fillLinear(s, edges !== false);
+  },
+  series_fir: fir,
+  series_iir: iir,
+};

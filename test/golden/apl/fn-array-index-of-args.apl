@@ -1,0 +1,2 @@
+// expect: 2nd occurrence of 1 is at 3; from index 2 the first 1 is at 3; start -2 looks at [1, 2] so 2 is at 4; length 2 from 0 sees [1, 2] so 3 is absent -> -1; start past the end -> null -> [3,3,4,-1,null]
+print a = array_index_of(dynamic([1, 2, 3, 1, 2]), 1, 0, -1, 2), b = array_index_of(dynamic([1, 2, 3, 1, 2]), 1, 2), c = array_index_of(dynamic([1, 2, 3, 1, 2]), 2, -2), d = array_index_of(dynamic([1, 2, 3, 1, 2]), 3, 0, 2), e = array_index_of(dynamic([1]), 1, 5)

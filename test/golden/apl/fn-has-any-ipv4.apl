@@ -1,0 +1,2 @@
+// expect: whole addresses only (10.0.0.221 is not 10.0.0.22); prefixes are whole octets (10.1 does not match 10.10.1.1; 192.1688.5.9 is not an address) -> [true,false,true,false]
+print a = has_any_ipv4("from 10.0.0.1 to 10.0.0.22", "10.0.0.2", "10.0.0.22"), b = has_any_ipv4("x 10.0.0.221 y", dynamic(["10.0.0.22"])), c = has_any_ipv4_prefix("src=192.168.5.9", "192.168."), d = has_any_ipv4_prefix("src=192.1688.5.9 10.10.1.1", dynamic(["10.1", "192.168"]))

@@ -1,0 +1,2 @@
+// expect: 127.2.3.0 = 2130838272; 192.168.1.0/24; the smaller prefix of /16 and 24 wins; prefix 33 invalid -> null; a long 3232235777 = 192.168.1.1 with the default /32 -> [2130838272,"192.168.1.0/24","10.1.0.0/16",null,"192.168.1.1/32"]
+print a = parse_ipv4_mask("127.2.3.4", 24), b = format_ipv4_mask("192.168.1.77", 24), c = format_ipv4_mask("10.1.2.3/16", 24), d = parse_ipv4_mask("1.2.3.4", 33), e = format_ipv4_mask(3232235777)

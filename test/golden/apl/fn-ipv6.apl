@@ -1,0 +1,2 @@
+// expect: IPv4 is ::ffff:a.b.c.d so equal; ...94 < ...95; a /127 prefix ignores the last bit; 2001:db8::1 in 2001:db8::/32; 2001:db9::1 in the second range; invalid -> null -> [0,-1,true,true,true,null]
+print a = ipv6_compare("::ffff:7f00:1", "127.0.0.1"), b = ipv6_compare("fe80::85d:e82c:9446:7994", "fe80::85d:e82c:9446:7995"), c = ipv6_is_match("fe80::85d:e82c:9446:7994/127", "fe80::85d:e82c:9446:7995"), d = ipv6_is_in_range("2001:db8::1", "2001:db8::/32"), e = ipv6_is_in_any_range("2001:db9::1", "2001:db8::/32", dynamic(["2001:db9::/48"])), f = ipv6_compare("zz", "::1")

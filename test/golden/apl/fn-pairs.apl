@@ -1,0 +1,2 @@
+// expect: pair bags with default separator ":"; parse_pair splits at the first separator; no separator -> null; find_pair: first pair whose key matches ho* and value db* -> [{"key":"host","value":"web1","separator":":"},{"key":"env","value":"prod","separator":"="},{"key":"k","value":"v=w","separator":"="},null,{"key":"host","value":"db-2","separator":":"}]
+print a = pair("host", "web1"), b = pair("env", "prod", "="), c = parse_pair("k=v=w", "="), d = parse_pair("novalue"), e = find_pair(dynamic(["env:dev", "host:web-1", "host:db-2"]), "ho*", "db*")

@@ -1,0 +1,2 @@
+// expect: moving sum of 2 [1,3,5,7]; normalized moving average [1,3,5]; centered sum of 3 [3,6,5]; IIR y[n] = x[n] + y[n-1] is a running sum [1,2,3,4] -> [[1,3,5,7],[1,3,5],[3,6,5],[1,2,3,4]]
+print a = series_fir(dynamic([1, 2, 3, 4]), dynamic([1, 1]), false), b = series_fir(dynamic([2, 4, 6]), dynamic([1, 1])), c = series_fir(dynamic([1, 2, 3]), dynamic([1, 1, 1]), false, true), d = series_iir(dynamic([1, 1, 1, 1]), dynamic([1]), dynamic([1, -1]))

@@ -1,0 +1,2 @@
+// expect: max 7 (null skipped), min 1, sum 6.5, |(3,4)| = 5, dot 4+10+18 = 32, orthogonal cosine 0, perfectly correlated r = 1 -> [7,1,6.5,5,32,0,1]
+print a = series_max(dynamic([3, null, 7, 1])), b = series_min(dynamic([3, 7, 1])), c = series_sum(dynamic([1, 2, 3.5])), d = series_magnitude(dynamic([3, 4])), e = series_dot_product(dynamic([1, 2, 3]), dynamic([4, 5, 6])), f = series_cosine_similarity(dynamic([1, 0]), dynamic([0, 1])), g = series_pearson_correlation(dynamic([1, 2, 3]), dynamic([2, 4, 6]))

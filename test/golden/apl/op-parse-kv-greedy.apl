@@ -1,0 +1,2 @@
+// expect: greedy: msg runs to the "," that starts the next key=value pair; without greedy it stops at the first "," -> ["hello world, again","warn","hello world"]
+print s = "msg=hello world, again, level=warn" | parse-kv s as (msg, level) with (pair_delimiter=",", kv_delimiter="=", greedy=true) | project greedy_msg = msg, level, s | parse-kv s as (msg) with (pair_delimiter=",", kv_delimiter="=") | project greedy_msg, level, msg
