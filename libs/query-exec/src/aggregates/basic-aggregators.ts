@@ -21,6 +21,15 @@ export class CountAggregator implements Aggregator {
     }
   }
 
+  updateAll(n: number, _args: Column[], predicate: BoolColumn | null): void {
+    let passing = n;
+    if (predicate !== null) {
+      passing = 0;
+      for (let i = 0; i < n; i++) if (rowPasses(predicate, i)) passing++;
+    }
+    this.counts[0] = (this.counts[0] ?? 0) + passing;
+  }
+
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as CountAggregator;
     o.counts.forEach((c, g) => (this.counts[groupMap[g]] = (this.counts[groupMap[g]] ?? 0) + c));

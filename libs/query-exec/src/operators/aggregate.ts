@@ -34,7 +34,7 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
     rows += n;
     const keyCols = node.keys.map((k) => evaluate(k.expr, batch, env.ctx));
     keyCols.forEach((c, j) => keyKinds[j].add(c.kind));
-    const groups = new Int32Array(n);
+    const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') {
       const c = keyCols[0];
       const perCode = new Int32Array(c.dict.length).fill(-1);
@@ -100,7 +100,9 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
       const predicate: BoolColumn | null = call.predicate
         ? asBool(evaluate(call.predicate, batch, env.ctx), n)
         : null;
-      aggregators[a].update(groups, n, args, predicate);
+      const aggregator = aggregators[a];
+      if (keyCols.length === 0 && aggregator.updateAll) aggregator.updateAll(n, args, predicate);
+      else aggregator.update(groups, n, args, predicate);
     });
   }
   env.counters.numGroups = groupCount;
@@ -119,6 +121,14 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
     call.outputs.forEach((f, j) => columns.set(f.name, buildColumn(outs[j].values, outs[j].kind)));
   });
   yield { length: groupCount, columns };
+}
+
+let sharedZeros = new Int32Array(0);
+
+/** All-zero group ids for a summarize without keys; shared because aggregators only read them. */
+function zeroGroups(n: number): Int32Array {
+  if (sharedZeros.length < n) sharedZeros = new Int32Array(Math.max(n, 2 * sharedZeros.length));
+  return sharedZeros.subarray(0, n);
 }
 
 function isNumericKind(k: ColumnKind): boolean {
