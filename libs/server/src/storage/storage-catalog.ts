@@ -4,6 +4,7 @@ import {
   SYS_TIME_FIELD,
   TIME_FIELD,
   wireTypeOfKind,
+  type BlockRecord,
   type Catalog,
   type ColumnBatch,
   type DatasetSource,
@@ -16,7 +17,7 @@ import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits, type ReadableBlock } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
-import { TailBuffer } from './tail-buffer';
+import { TailBuffer, type TailEntry } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
 const DEFAULT_READER_LIMITS: BlockReaderLimits = {
@@ -106,22 +107,45 @@ class StoredDatasetSource implements DatasetSource {
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
     const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
-    for (const block of blocks) {
+    const parts: ScanPart[] = [
+      ...blocks.map((block) => ({ minTime: block.minTime, maxTime: block.maxTime, block, entry: null })),
+      ...tail.map((entry) => ({ minTime: entry.minTime, maxTime: entry.maxTime, block: null, entry })),
+    ];
+    const order = request.timeOrder;
+    for (const part of order ? inTimeOrder(parts, order.direction) : parts) {
       request.signal?.throwIfAborted();
-      if (block.maxTime < request.startMs || block.minTime >= request.endMs) continue;
-      noteBlock(request.stats, block.minTime, block.maxTime);
-      const opened = await this.catalog.openBlock(block.objectKey, columns);
-      const inside = block.minTime >= request.startMs && block.maxTime < request.endMs;
-      const batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
-      if (batch.length > 0) yield batch;
-    }
-    for (const entry of tail) {
-      if (entry.maxTime < request.startMs || entry.minTime >= request.endMs) continue;
-      noteBlock(request.stats, entry.minTime, entry.maxTime);
-      const batch = restrictToWindow(projectColumns(TailBuffer.batchOf(entry), columns), request);
+      if (part.maxTime < request.startMs || part.minTime >= request.endMs) continue;
+      if (order?.skip(part.minTime, part.maxTime)) continue;
+      noteBlock(request.stats, part.minTime, part.maxTime);
+      let batch: ColumnBatch;
+      if (part.block) {
+        const opened = await this.catalog.openBlock(part.block.objectKey, columns);
+        const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
+        batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
+      } else {
+        batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
+      }
       if (batch.length > 0) yield batch;
     }
   }
+}
+
+/** A registered block or an un-compacted tail entry, as one scan step. */
+interface ScanPart {
+  minTime: number;
+  maxTime: number;
+  block: BlockRecord | null;
+  entry: TailEntry | null;
+}
+
+/** Newest first (`desc`, by latest time) or oldest first (`asc`, by earliest time). */
+function inTimeOrder<T extends { minTime: number; maxTime: number }>(
+  items: readonly T[],
+  direction: 'asc' | 'desc',
+): readonly T[] {
+  return direction === 'desc'
+    ? [...items].sort((a, b) => b.maxTime - a.maxTime)
+    : [...items].sort((a, b) => a.minTime - b.minTime);
 }
 
 function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
