@@ -1,7 +1,7 @@
 /** dcount(if) on a HyperLogLog-backed counter; percentile(s) on a mergeable quantile sketch. */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
-import { DistinctCounter } from '../sketches/hyperloglog';
+import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
 import { QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
 
@@ -18,12 +18,22 @@ export class DcountAggregator implements Aggregator {
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
     if (c.kind === 'string') {
-      // Key by the dictionary string once per code.
-      const keys = c.dict.map((s) => 's' + s);
+      // Exact counters take keys; sketches take hashes, computed once per dictionary string on first need.
+      const { codes, dict } = c;
+      let hashes: Uint32Array | null = null;
       for (let i = 0; i < n; i++) {
-        const code = c.codes[i];
+        const code = codes[i];
         if (code < 0 || !rowPasses(predicate, i)) continue;
-        (this.counters[groups[i]] ??= new DistinctCounter()).add(keys[code]);
+        const counter = (this.counters[groups[i]] ??= new DistinctCounter());
+        if (counter.isExact) {
+          counter.add(valueKey(dict[code]));
+          continue;
+        }
+        if (hashes === null) {
+          hashes = new Uint32Array(2 * dict.length);
+          for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
+        }
+        counter.addHash(hashes[2 * code], hashes[2 * code + 1]);
       }
       return;
     }

@@ -61,9 +61,16 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
       // Numeric key (e.g. `bin(_time, 1h)`): a number → group cache in front of the general key map.
       const c = keyCols[0] as Extract<Column, { values: Float64Array }>;
       const kind = c.kind;
+      // Keys such as time bins repeat in runs (blocks are sorted by time): remember the last one.
+      let lastValue = NaN;
+      let lastGroup = -1;
       for (let i = 0; i < n; i++) {
         const isNull = c.nulls !== null && c.nulls[i] === 1;
         const v = c.values[i];
+        if (!isNull && v === lastValue) {
+          groups[i] = lastGroup;
+          continue;
+        }
         let g = isNull ? undefined : numericGroups.get(v);
         if (g === undefined) {
           const key = keyPart(isNull ? null : v) + '\u0001';
@@ -74,6 +81,10 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
             keyValues[0][g] = tagKind(isNull ? null : v, kind);
           }
           if (!isNull) numericGroups.set(v, g);
+        }
+        if (!isNull) {
+          lastValue = v;
+          lastGroup = g;
         }
         groups[i] = g;
       }
