@@ -1,15 +1,26 @@
 /**
- * Percentiles for `percentile` / `percentiles_array`: exact (all values) up to a threshold, then a
- * merging t-digest-style sketch of centroids whose size limit shrinks toward the tails (q(1-q) scale).
- * Exact mode answers nearest-rank, which is what the corpus' reference computes. Sketches merge.
+ * Percentiles for `percentile` / `percentiles_array`: exact (all values) while a budget of values lasts,
+ * then a merging t-digest-style sketch of centroids whose size limit shrinks toward the tails (q(1-q)
+ * scale). Exact mode answers nearest-rank (by quickselect, no full sort), which is what the corpus'
+ * reference computes. Sketches merge.
+ *
+ * The budget is shared by all the sketches of one aggregate (one per group), so a query keeps exact
+ * answers up to that many values in total and memory stays bounded however many groups there are; a
+ * sketch that would exceed it compresses and hands its values back.
  *
  * Incoming values collect in a Float64Array buffer; a compression sorts the buffer (typed-array sort,
  * no comparator, no per-value objects) and merges it with the sorted centroids in one linear pass.
  */
+/** Exact values per sketch when no shared budget is given. */
 const EXACT_LIMIT = 10_000;
 /** Values buffered between compressions once the sketch is approximate. */
 const BUFFER_LIMIT = 16_384;
 const COMPRESSION = 200;
+
+/** Values the exact sketches of one aggregate may still hold. */
+export class ExactBudget {
+  constructor(public remaining: number) {}
+}
 
 export class QuantileSketch {
   private buffer = new Float64Array(64);
@@ -20,11 +31,18 @@ export class QuantileSketch {
   private centroids = 0;
   private count = 0;
 
+  constructor(private readonly budget: ExactBudget = new ExactBudget(EXACT_LIMIT)) {}
+
   add(v: number): void {
     if (this.buffered === this.buffer.length) this.grow();
     this.buffer[this.buffered++] = v;
     this.count++;
-    if (this.buffered > (this.means === null ? EXACT_LIMIT : BUFFER_LIMIT)) this.compress();
+    if (this.means === null) {
+      if (--this.budget.remaining < 0) {
+        this.budget.remaining += this.buffered;
+        this.compress();
+      }
+    } else if (this.buffered > BUFFER_LIMIT) this.compress();
   }
 
   merge(other: QuantileSketch): void {
@@ -39,9 +57,9 @@ export class QuantileSketch {
   quantile(p: number): number | null {
     if (this.count === 0) return null;
     if (this.means === null) {
-      const sorted = this.buffer.slice(0, this.buffered).sort();
-      const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-      return sorted[Math.min(sorted.length, rank) - 1];
+      const n = this.buffered;
+      const rank = Math.max(1, Math.ceil((p / 100) * n));
+      return select(this.buffer.slice(0, n), Math.min(n, rank) - 1);
     }
     if (this.buffered) this.compress();
     const means = this.means;
@@ -133,4 +151,39 @@ function sum(values: Float64Array | null, n: number): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += values![i];
   return s;
+}
+
+/** The k-th smallest value of `a` (0-based); reorders `a`. Hoare quickselect, median-of-three pivots. */
+export function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot keeps sorted and reverse-sorted input linear.
+    if (a[mid] < a[lo]) swap(a, mid, lo);
+    if (a[hi] < a[lo]) swap(a, hi, lo);
+    if (a[hi] < a[mid]) swap(a, hi, mid);
+    const pivot = a[mid];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
