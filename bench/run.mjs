@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMPARE, compareAnswers, openDuckDb, SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
+import { DATASET, QUERIES } from './queries.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -21,23 +22,6 @@ const EVENTS = Number(opt('events', '1000000'));
 const BATCH = Number(opt('batch', '5000'));
 const CONCURRENCY = Number(opt('concurrency', '2'));
 const REPS = Number(opt('reps', '5'));
-const DATASET = 'bench-http-logs';
-
-export const QUERIES = [
-  ['count', `['${DATASET}'] | count`],
-  ['filter-eq-count', `['${DATASET}'] | where status == '500' | count`],
-  ['group-by-status', `['${DATASET}'] | summarize count() by status`],
-  ['group-by-country', `['${DATASET}'] | summarize count() by ['geo.country']`],
-  ['avg-by-method', `['${DATASET}'] | summarize avg(req_duration_ms) by method`],
-  ['count-by-minute', `['${DATASET}'] | summarize count() by bin(_time, 1m)`],
-  ['dcount-id', `['${DATASET}'] | summarize dcount(id)`],
-  ['p95-by-dc', `['${DATASET}'] | summarize percentile(req_duration_ms, 95) by server_datacenter`],
-  ['top-uris', `['${DATASET}'] | summarize c = count() by uri | top 10 by c`],
-  ['contains', `['${DATASET}'] | where message contains 'timeout' | count`],
-  ['contains-cs', `['${DATASET}'] | where message contains_cs 'timeout' | count`],
-  ['has', `['${DATASET}'] | where message has 'timeout' | count`],
-  ['recent-404s', `['${DATASET}'] | where status == '404' | sort by _time desc | take 100`],
-];
 
 async function startServer() {
   if (process.env.QUARRY_URL)

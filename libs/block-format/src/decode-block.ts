@@ -29,6 +29,40 @@ export function decodeBlock(bytes: Uint8Array, columns?: readonly string[] | nul
   });
 }
 
+/** A block held in memory whose header and footer have been checked once; columns decode on demand. */
+export interface OpenedBlock {
+  readonly footer: BlockFooter;
+  /** Decodes one column (`undefined` when the block has no such column). */
+  column(name: string): Column | undefined;
+}
+
+/**
+ * Checks the header and parses the footer once, so a reader that decodes columns one at a time (late
+ * materialization) does not re-parse the footer per column.
+ */
+export function openBlock(bytes: Uint8Array): OpenedBlock {
+  const footer = guard(() => {
+    checkHeader(bytes);
+    return readFooter(bytes);
+  });
+  const byName = new Map(footer.columns.map((meta) => [meta.name, meta]));
+  return {
+    footer,
+    column(name) {
+      const meta = byName.get(name);
+      if (meta === undefined) return undefined;
+      return guard(() => {
+        if (meta.offset < 0 || meta.offset + meta.length > bytes.length) {
+          throw internal(`corrupt block: chunk of column "${meta.name}" lies outside the file`, {
+            code: 'block_corrupt',
+          });
+        }
+        return decodeChunk(bytes.subarray(meta.offset, meta.offset + meta.length), meta, footer.rowCount);
+      });
+    },
+  };
+}
+
 /**
  * Decodes the requested columns by fetching only their chunks (byte-range reads from an object store).
  * `fetchChunk(offset, length)` must return exactly those bytes of the file.

@@ -11,4 +11,4 @@ export {
 } from './format';
 export { encodeBlock, type EncodeOptions } from './encode-block';
 export { readFooter, footerFetchLength } from './footer';
-export { decodeBlock, decodeColumns } from './decode-block';
+export { decodeBlock, decodeColumns, openBlock, type OpenedBlock } from './decode-block';

@@ -31,6 +31,19 @@ export interface ScanRequest {
   columns: string[] | null;
   stats: ScanStats;
   signal?: AbortSignal;
+  /** An optional hint from `top N by _time`; sources may ignore it. */
+  timeOrder?: ScanTimeOrder;
+}
+
+/**
+ * Lets a `top N by _time` read the newest (or oldest) data first and skip what cannot make the top N:
+ * a source that honours it reads its blocks in `direction` order and asks `skip(minMs, maxMs)` about each
+ * block's time range before reading it. Batches then arrive in that order, which also decides the order
+ * of rows tied on `_time` across blocks.
+ */
+export interface ScanTimeOrder {
+  direction: 'asc' | 'desc';
+  skip(minMs: number, maxMs: number): boolean;
 }
 
 export interface FieldSchema {

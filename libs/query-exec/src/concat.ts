@@ -47,16 +47,29 @@ function concatColumns(
       if (!p || p.kind !== 'string') {
         codes.fill(-1, off, off + n);
       } else {
-        const remap = p.dict.map((s) => {
-          let c = index.get(s);
-          if (c === undefined) {
-            c = dict.length;
-            dict.push(s);
-            index.set(s, c);
+        // Remap only the codes in use: a selection of a few rows still carries its block's whole
+        // dictionary, which can be far larger than the rows.
+        const remap = new Int32Array(p.dict.length).fill(-1);
+        const src = p.codes;
+        for (let i = 0; i < n; i++) {
+          const code = src[i];
+          if (code < 0) {
+            codes[off + i] = -1;
+            continue;
           }
-          return c;
-        });
-        for (let i = 0; i < n; i++) codes[off + i] = p.codes[i] < 0 ? -1 : remap[p.codes[i]];
+          let c = remap[code];
+          if (c < 0) {
+            const s = p.dict[code];
+            const known = index.get(s);
+            if (known === undefined) {
+              c = dict.length;
+              dict.push(s);
+              index.set(s, c);
+            } else c = known;
+            remap[code] = c;
+          }
+          codes[off + i] = c;
+        }
       }
       off += n;
     });

@@ -12,6 +12,7 @@ import { join } from './operators/join';
 import { makeSeries } from './operators/make-series';
 import { mvExpand } from './operators/mv-expand';
 import { sort } from './operators/ordering';
+import { planTimeOrderedTop } from './operators/time-ordered-top';
 import { topHeap } from './operators/top-heap';
 import { parse } from './operators/parse';
 import { extend, filter, limit, project, scan, union, values } from './operators/streaming';
@@ -75,8 +76,10 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
       return sort(input(), node.keys, env);
     case 'limit':
       return limit(input(), node.count);
-    case 'top':
-      return topHeap(input(), node.count, node.keys, env);
+    case 'top': {
+      const bound = planTimeOrderedTop(node, env);
+      return topHeap(input(), node.count, node.keys, env, bound);
+    }
     case 'mv-expand':
       return mvExpand(input(), node, env);
     case 'parse':
@@ -100,6 +103,7 @@ export async function executePlan(root: PlanNode, options: ExecuteOptions): Prom
     signal: options.signal,
     ctx: new EvalContext(),
     counters: { rowsMatched: 0, numGroups: 0 },
+    scanHints: new Map(),
   };
   const batches: ColumnBatch[] = [];
   throwIfAborted(options.signal);

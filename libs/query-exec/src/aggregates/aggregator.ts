@@ -12,6 +12,11 @@ export interface AggregateOutput {
 export interface Aggregator {
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void;
   /**
+   * Optional fast path for a summarize without keys (every row in group 0), for aggregates that can
+   * fold a whole batch without looking at rows one by one.
+   */
+  updateAll?(n: number, args: Column[], predicate: BoolColumn | null): void;
+  /**
    * Folds another partial state of the same aggregate into this one (for split work: batches on
    * worker threads, partitions on query nodes). `groupMap[g]` is this state's group for the other's g.
    */

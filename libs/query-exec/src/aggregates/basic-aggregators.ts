@@ -2,6 +2,7 @@
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { isNullAt, readValue } from '../columns';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+import { GroupSlots, groupCountOf } from './group-slots';
 
 function numericValues(c: Column): Float64Array | null {
   return c.kind === 'long' || c.kind === 'real' || c.kind === 'datetime' || c.kind === 'timespan'
@@ -10,32 +11,45 @@ function numericValues(c: Column): Float64Array | null {
 }
 
 export class CountAggregator implements Aggregator {
-  private counts: number[] = [];
+  private readonly counts = new GroupSlots();
 
   update(groups: Int32Array, n: number, _args: Column[], predicate: BoolColumn | null): void {
-    const counts = this.counts;
-    for (let i = 0; i < n; i++) {
-      if (!rowPasses(predicate, i)) continue;
-      const g = groups[i];
-      counts[g] = (counts[g] ?? 0) + 1;
+    const counts = this.counts.ensure(groupCountOf(groups, n));
+    if (predicate === null) {
+      for (let i = 0; i < n; i++) counts[groups[i]]++;
+      return;
     }
+    for (let i = 0; i < n; i++) if (rowPasses(predicate, i)) counts[groups[i]]++;
+  }
+
+  updateAll(n: number, _args: Column[], predicate: BoolColumn | null): void {
+    let passing = n;
+    if (predicate !== null) {
+      passing = 0;
+      for (let i = 0; i < n; i++) if (rowPasses(predicate, i)) passing++;
+    }
+    this.counts.ensure(1)[0] += passing;
   }
 
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
-    const o = other as CountAggregator;
-    o.counts.forEach((c, g) => (this.counts[groupMap[g]] = (this.counts[groupMap[g]] ?? 0) + c));
+    const o = (other as CountAggregator).counts.data;
+    for (let g = 0; g < o.length; g++) {
+      if (o[g] === 0) continue;
+      const t = groupMap[g];
+      this.counts.ensure(t + 1)[t] += o[g];
+    }
   }
 
   finish(groupCount: number): AggregateOutput[] {
     const values = new Array(groupCount);
-    for (let g = 0; g < groupCount; g++) values[g] = this.counts[g] ?? 0;
+    for (let g = 0; g < groupCount; g++) values[g] = this.counts.get(g);
     return [{ values, kind: 'long' }];
   }
 }
 
 export class SumAggregator implements Aggregator {
-  private sums: number[] = [];
-  private counts: number[] = [];
+  private readonly sums = new GroupSlots();
+  private readonly counts = new GroupSlots();
   private kind: ColumnKind | null = null;
 
   constructor(
@@ -45,8 +59,9 @@ export class SumAggregator implements Aggregator {
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
-    const sums = this.sums;
-    const counts = this.counts;
+    const size = groupCountOf(groups, n);
+    const sums = this.sums.ensure(size);
+    const counts = this.counts.ensure(size);
     const values = numericValues(c);
     if (values) {
       this.noteKind(c.kind);
@@ -55,8 +70,8 @@ export class SumAggregator implements Aggregator {
       for (let i = 0; i < n; i++) {
         if ((nulls !== null && nulls[i] === 1) || !rowPasses(predicate, i)) continue;
         const g = groups[i];
-        sums[g] = (sums[g] ?? 0) + values[i];
-        counts[g] = (counts[g] ?? 0) + 1;
+        sums[g] += values[i];
+        counts[g]++;
       }
       return;
     }
@@ -67,8 +82,8 @@ export class SumAggregator implements Aggregator {
       if (x === null) continue;
       this.noteKind(Number.isInteger(x) ? 'long' : 'real');
       const g = groups[i];
-      sums[g] = (sums[g] ?? 0) + x;
-      counts[g] = (counts[g] ?? 0) + 1;
+      sums[g] += x;
+      counts[g]++;
     }
   }
 
@@ -80,19 +95,22 @@ export class SumAggregator implements Aggregator {
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as SumAggregator;
     if (o.kind !== null) this.noteKind(o.kind);
-    o.counts.forEach((c, g) => {
+    const oc = o.counts.data;
+    for (let g = 0; g < oc.length; g++) {
+      if (oc[g] === 0) continue;
       const t = groupMap[g];
-      this.sums[t] = (this.sums[t] ?? 0) + o.sums[g];
-      this.counts[t] = (this.counts[t] ?? 0) + c;
-    });
+      this.sums.ensure(t + 1)[t] += o.sums.get(g);
+      this.counts.ensure(t + 1)[t] += oc[g];
+    }
   }
 
   finish(groupCount: number): AggregateOutput[] {
     const values = new Array(groupCount);
     for (let g = 0; g < groupCount; g++) {
-      const count = this.counts[g] ?? 0;
-      if (this.mode === 'avg') values[g] = count ? this.sums[g] / count : null;
-      else values[g] = count ? this.sums[g] : this.zeroWhenEmpty ? 0 : null;
+      const count = this.counts.get(g);
+      const sum = this.sums.get(g);
+      if (this.mode === 'avg') values[g] = count ? sum / count : null;
+      else values[g] = count ? sum : this.zeroWhenEmpty ? 0 : null;
     }
     if (this.mode === 'avg') return [{ values, kind: this.kind === 'timespan' ? 'timespan' : 'real' }];
     return [{ values, kind: this.kind ?? 'long' }];

@@ -1,8 +1,8 @@
 /** dcount(if) on a HyperLogLog-backed counter; percentile(s) on a mergeable quantile sketch. */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
-import { DistinctCounter } from '../sketches/hyperloglog';
-import { QuantileSketch } from '../sketches/quantile-sketch';
+import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
+import { ExactBudget, QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
 
 export function valueKey(v: unknown): string {
@@ -18,12 +18,22 @@ export class DcountAggregator implements Aggregator {
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
     if (c.kind === 'string') {
-      // Key by the dictionary string once per code.
-      const keys = c.dict.map((s) => 's' + s);
+      // Exact counters take keys; sketches take hashes, computed once per dictionary string on first need.
+      const { codes, dict } = c;
+      let hashes: Uint32Array | null = null;
       for (let i = 0; i < n; i++) {
-        const code = c.codes[i];
+        const code = codes[i];
         if (code < 0 || !rowPasses(predicate, i)) continue;
-        (this.counters[groups[i]] ??= new DistinctCounter()).add(keys[code]);
+        const counter = (this.counters[groups[i]] ??= new DistinctCounter());
+        if (counter.isExact) {
+          counter.add(valueKey(dict[code]));
+          continue;
+        }
+        if (hashes === null) {
+          hashes = new Uint32Array(2 * dict.length);
+          for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
+        }
+        counter.addHash(hashes[2 * code], hashes[2 * code + 1]);
       }
       return;
     }
@@ -48,9 +58,16 @@ export class DcountAggregator implements Aggregator {
   }
 }
 
+/**
+ * Values kept exactly across all groups of one percentile aggregate (32 MiB of float64) before the
+ * largest groups switch to the t-digest.
+ */
+const EXACT_PERCENTILE_VALUES = 4_000_000;
+
 export class PercentileAggregator implements Aggregator {
   private sketches: QuantileSketch[] = [];
   private kind: ColumnKind | null = null;
+  private readonly budget = new ExactBudget(EXACT_PERCENTILE_VALUES);
 
   constructor(
     private readonly ranks: number[],
@@ -60,18 +77,27 @@ export class PercentileAggregator implements Aggregator {
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
     if (c.kind !== 'dynamic' && c.kind !== 'string' && c.kind !== 'bool') this.kind ??= c.kind;
+    const sketches = this.sketches;
+    if (c.kind === 'long' || c.kind === 'real' || c.kind === 'datetime' || c.kind === 'timespan') {
+      const { values, nulls } = c;
+      for (let i = 0; i < n; i++) {
+        if ((nulls !== null && nulls[i] === 1) || !rowPasses(predicate, i)) continue;
+        (sketches[groups[i]] ??= new QuantileSketch(this.budget)).add(values[i]);
+      }
+      return;
+    }
     for (let i = 0; i < n; i++) {
       if (!rowPasses(predicate, i)) continue;
       const v = readValue(c, i);
       if (typeof v !== 'number') continue;
-      (this.sketches[groups[i]] ??= new QuantileSketch()).add(v);
+      (sketches[groups[i]] ??= new QuantileSketch(this.budget)).add(v);
     }
   }
 
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as PercentileAggregator;
     this.kind ??= o.kind;
-    o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch()).merge(sk));
+    o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch(this.budget)).merge(sk));
   }
 
   finish(groupCount: number): AggregateOutput[] {

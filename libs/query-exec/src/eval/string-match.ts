@@ -31,14 +31,26 @@ export function stringMatcher(op: string, needle: string): { test: StringMatcher
       break;
     case 'has': {
       const needleTerms = termsOf(n);
-      test = (s) => hasTerms(termsOf(fold(s)), needleTerms);
+      // Every term is a substring of the folded text, so a text without the first needle term cannot
+      // have it: a cheap substring test spares tokenizing most rows.
+      const first = needleTerms[0] ?? '';
+      test = (s) => {
+        const folded = fold(s);
+        return folded.includes(first) && hasTerms(termsOf(folded), needleTerms);
+      };
       break;
     }
     case 'hasprefix':
-      test = (s) => termsOf(fold(s)).some((t) => t.startsWith(n));
+      test = (s) => {
+        const folded = fold(s);
+        return folded.includes(n) && termsOf(folded).some((t) => t.startsWith(n));
+      };
       break;
     case 'hassuffix':
-      test = (s) => termsOf(fold(s)).some((t) => t.endsWith(n));
+      test = (s) => {
+        const folded = fold(s);
+        return folded.includes(n) && termsOf(folded).some((t) => t.endsWith(n));
+      };
       break;
     case 'matches regex': {
       const re = compileRegex(needle);

@@ -2,7 +2,14 @@
  * Hash group-by. Group ids are assigned per row from the key columns (a single string key maps
  * dictionary codes to groups once per batch); aggregators keep per-group partial states.
  */
-import type { BoolColumn, Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
+import type {
+  BoolColumn,
+  Column,
+  ColumnBatch,
+  ColumnKind,
+  NumericColumn,
+  StringColumn,
+} from '@quarry/contracts';
 import type { AggregateNode } from '@quarry/query-plan';
 import { buildColumn, readValue } from '../columns';
 import { unifyKinds } from '../concat';
@@ -21,90 +28,32 @@ function keyPart(v: unknown): string {
 }
 
 export async function* aggregate(input: BatchStream, node: AggregateNode, env: ExecEnv): BatchStream {
-  const groupIndex = new Map<string, number>();
-  const keyValues: unknown[][] = node.keys.map(() => []);
+  const table = new GroupTable(node.keys.length);
   const keyKinds: Set<ColumnKind>[] = node.keys.map(() => new Set());
   const aggregators = node.aggs.map(createAggregator);
-  let groupCount = node.keys.length === 0 ? 1 : 0;
-  const numericGroups = new Map<number, number>();
-  let rows = 0;
 
   for await (const batch of input) {
     const n = batch.length;
-    rows += n;
     const keyCols = node.keys.map((k) => evaluate(k.expr, batch, env.ctx));
     keyCols.forEach((c, j) => keyKinds[j].add(c.kind));
-    const groups = new Int32Array(n);
-    if (keyCols.length === 1 && keyCols[0].kind === 'string') {
-      const c = keyCols[0];
-      const perCode = new Int32Array(c.dict.length).fill(-1);
-      let nullGroup = -1;
-      for (let i = 0; i < n; i++) {
-        const code = c.codes[i];
-        let g = code < 0 ? nullGroup : perCode[code];
-        if (g < 0) {
-          const v = code < 0 ? null : c.dict[code];
-          const key = keyPart(v);
-          let found = groupIndex.get(key);
-          if (found === undefined) {
-            found = groupCount++;
-            groupIndex.set(key, found);
-            keyValues[0][found] = v;
-          }
-          g = found;
-          if (code < 0) nullGroup = g;
-          else perCode[code] = g;
-        }
-        groups[i] = g;
-      }
-    } else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind)) {
-      // Numeric key (e.g. `bin(_time, 1h)`): a number → group cache in front of the general key map.
-      const c = keyCols[0] as Extract<Column, { values: Float64Array }>;
-      const kind = c.kind;
-      for (let i = 0; i < n; i++) {
-        const isNull = c.nulls !== null && c.nulls[i] === 1;
-        const v = c.values[i];
-        let g = isNull ? undefined : numericGroups.get(v);
-        if (g === undefined) {
-          const key = keyPart(isNull ? null : v) + '\u0001';
-          g = groupIndex.get(key);
-          if (g === undefined) {
-            g = groupCount++;
-            groupIndex.set(key, g);
-            keyValues[0][g] = tagKind(isNull ? null : v, kind);
-          }
-          if (!isNull) numericGroups.set(v, g);
-        }
-        groups[i] = g;
-      }
-    } else if (keyCols.length > 0) {
-      const row = new Array(keyCols.length);
-      for (let i = 0; i < n; i++) {
-        let key = '';
-        for (let j = 0; j < keyCols.length; j++) {
-          row[j] = readValue(keyCols[j], i);
-          key += keyPart(row[j]) + '\u0001';
-        }
-        let g = groupIndex.get(key);
-        if (g === undefined) {
-          g = groupCount++;
-          groupIndex.set(key, g);
-          for (let j = 0; j < keyCols.length; j++)
-            for (let j = 0; j < keyCols.length; j++) keyValues[j][g] = tagKind(row[j], keyCols[j].kind);
-        }
-        groups[i] = g;
-      }
-    }
+    const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
+    if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
+    else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind))
+      table.assignByNumber(keyCols[0] as NumericColumn, groups, n);
+    else if (keyCols.length > 0) table.assignByRow(keyCols, groups, n);
     node.aggs.forEach((call, a) => {
       const args = call.args.map((e) => evaluate(e, batch, env.ctx));
       const predicate: BoolColumn | null = call.predicate
         ? asBool(evaluate(call.predicate, batch, env.ctx), n)
         : null;
-      aggregators[a].update(groups, n, args, predicate);
+      const aggregator = aggregators[a];
+      if (keyCols.length === 0 && aggregator.updateAll) aggregator.updateAll(n, args, predicate);
+      else aggregator.update(groups, n, args, predicate);
     });
   }
+  const groupCount = table.groupCount;
+  const keyValues = table.keyValues;
   env.counters.numGroups = groupCount;
-  void rows;
 
   const columns = new Map<string, Column>();
   node.keys.forEach((k, j) => {
@@ -119,6 +68,102 @@ export async function* aggregate(input: BatchStream, node: AggregateNode, env: E
     call.outputs.forEach((f, j) => columns.set(f.name, buildColumn(outs[j].values, outs[j].kind)));
   });
   yield { length: groupCount, columns };
+}
+
+let sharedZeros = new Int32Array(0);
+
+/** All-zero group ids for a summarize without keys; shared because aggregators only read them. */
+function zeroGroups(n: number): Int32Array {
+  if (sharedZeros.length < n) sharedZeros = new Int32Array(Math.max(n, 2 * sharedZeros.length));
+  return sharedZeros.subarray(0, n);
+}
+
+/**
+ * Group ids for key values, kept across batches. Each way of assigning ids is its own small function:
+ * hot loops inside the async generator above would not be optimized as well.
+ */
+class GroupTable {
+  readonly keyValues: unknown[][];
+  groupCount: number;
+  private readonly index = new Map<string, number>();
+  private readonly numericGroups = new Map<number, number>();
+
+  constructor(keyCount: number) {
+    this.keyValues = Array.from({ length: keyCount }, () => []);
+    this.groupCount = keyCount === 0 ? 1 : 0;
+  }
+
+  private groupFor(key: string, values: unknown[]): number {
+    let g = this.index.get(key);
+    if (g === undefined) {
+      g = this.groupCount++;
+      this.index.set(key, g);
+      for (let j = 0; j < values.length; j++) this.keyValues[j][g] = values[j];
+    }
+    return g;
+  }
+
+  /** One string key: each dictionary code is mapped to its group once per batch. */
+  assignByDictionary(c: StringColumn, groups: Int32Array, n: number): void {
+    const perCode = new Int32Array(c.dict.length).fill(-1);
+    const codes = c.codes;
+    let nullGroup = -1;
+    for (let i = 0; i < n; i++) {
+      const code = codes[i];
+      let g = code < 0 ? nullGroup : perCode[code];
+      if (g < 0) {
+        const v = code < 0 ? null : c.dict[code];
+        g = this.groupFor(keyPart(v), [v]);
+        if (code < 0) nullGroup = g;
+        else perCode[code] = g;
+      }
+      groups[i] = g;
+    }
+  }
+
+  /** One numeric key (e.g. `bin(_time, 1h)`): runs of equal keys (time-sorted blocks) skip the lookups. */
+  assignByNumber(c: NumericColumn, groups: Int32Array, n: number): void {
+    const { values, nulls, kind } = c;
+    let lastValue = NaN;
+    let lastGroup = -1;
+    for (let i = 0; i < n; i++) {
+      const isNull = nulls !== null && nulls[i] === 1;
+      const v = values[i];
+      if (!isNull && v === lastValue) {
+        groups[i] = lastGroup;
+        continue;
+      }
+      let g = isNull ? undefined : this.numericGroups.get(v);
+      if (g === undefined) {
+        g = this.groupFor(keyPart(isNull ? null : v) + '\u0001', [tagKind(isNull ? null : v, kind)]);
+        if (!isNull) this.numericGroups.set(v, g);
+      }
+      if (!isNull) {
+        lastValue = v;
+        lastGroup = g;
+      }
+      groups[i] = g;
+    }
+  }
+
+  /** Several keys (or a dynamic one): a composite string key per row. */
+  assignByRow(keyCols: Column[], groups: Int32Array, n: number): void {
+    const row = new Array(keyCols.length);
+    for (let i = 0; i < n; i++) {
+      let key = '';
+      for (let j = 0; j < keyCols.length; j++) {
+        row[j] = readValue(keyCols[j], i);
+        key += keyPart(row[j]) + '\u0001';
+      }
+      let g = this.index.get(key);
+      if (g === undefined)
+        g = this.groupFor(
+          key,
+          row.map((v, j) => tagKind(v, keyCols[j].kind)),
+        );
+      groups[i] = g;
+    }
+  }
 }
 
 function isNumericKind(k: ColumnKind): boolean {

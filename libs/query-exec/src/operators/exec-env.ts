@@ -1,4 +1,5 @@
-import type { DatasetSource, ScanStats } from '@quarry/contracts';
+import type { DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
+import type { ScanNode } from '@quarry/query-plan';
 import type { EvalContext } from '../eval/context';
 
 export type BatchStream = AsyncIterable<import('@quarry/contracts').ColumnBatch>;
@@ -11,4 +12,6 @@ export interface ExecEnv {
   signal?: AbortSignal;
   /** Rows that survived the filters feeding the output (api.md §4.3 `rowsMatched`). */
   counters: { rowsMatched: number; numGroups: number };
+  /** Read-order hints for scans feeding a `top N by _time` (see time-ordered-top.ts). */
+  scanHints: Map<ScanNode, ScanTimeOrder>;
 }

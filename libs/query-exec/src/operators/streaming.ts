@@ -53,6 +53,7 @@ export async function* scan(node: ScanNode, env: ExecEnv): BatchStream {
     columns: node.columns,
     stats: env.stats,
     signal: env.signal,
+    timeOrder: env.scanHints.get(node),
   });
   for await (const batch of batches) {
     checkAbort(env);

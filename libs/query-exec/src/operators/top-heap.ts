@@ -17,6 +17,7 @@ import { concatBatches, unifyKinds } from '../concat';
 import { evaluate } from '../eval/evaluate';
 import { toDynamic } from '../functions/scalar-impl';
 import type { BatchStream, ExecEnv } from './exec-env';
+import type { TopBoundSink } from './time-ordered-top';
 
 interface Entry {
   batch: number;
@@ -71,6 +72,7 @@ export async function* topHeap(
   count: number,
   keys: SortKeySpec[],
   env: ExecEnv,
+  bound?: TopBoundSink,
 ): BatchStream {
   if (count <= 0) return;
   const batches: (ColumnBatch | null)[] = [];
@@ -158,6 +160,10 @@ export async function* topHeap(
         live[b]++;
         down(0);
       } else seq++;
+    }
+    if (bound && heap.length === count) {
+      const worst = readers[heap[0].batch]![0](heap[0].row);
+      if (typeof worst === 'number') bound(worst);
     }
     for (let i = 0; i <= b; i++) {
       if (live[i] === 0 && batches[i] !== null) {

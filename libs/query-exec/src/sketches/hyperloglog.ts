@@ -30,6 +30,31 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
+const scratch = new Uint32Array(2);
+
+/**
+ * Two independent 32-bit hashes of `prefix + key` from one pass (no string concatenation), written to
+ * `out[at]` and `out[at + 1]`. Callers hash each distinct dictionary string once and add by code.
+ */
+export function hashKey(prefix: string, key: string, out: Uint32Array, at: number): void {
+  let h = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    h = imul(h ^ c, 0x01000193);
+    h2 = imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h = imul(h ^ c, 0x01000193);
+    h2 = imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  out[at] = fmix32(h);
+  out[at + 1] = fmix32(h2 ^ (prefix.length + key.length));
+}
+
 export class DistinctCounter {
   private exact: Set<string> | null = new Set();
   private registers: Uint8Array | null = null;
@@ -43,20 +68,18 @@ export class DistinctCounter {
     this.addKey(key);
   }
 
-  /** Two independent 32-bit hashes from one pass over the key (no string concatenation per value). */
-  private addKey(key: string): void {
-    let h = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      h = imul(h ^ c, 0x01000193);
-      h2 = imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
-    }
-    this.addHash(fmix32(h), fmix32(h2 ^ key.length));
+  /** True while the counter still keeps exact keys (then it needs keys, not hashes). */
+  get isExact(): boolean {
+    return this.exact !== null;
   }
 
-  private addHash(h: number, h2: number): void {
+  private addKey(key: string): void {
+    hashKey('', key, scratch, 0);
+    this.addHash(scratch[0], scratch[1]);
+  }
+
+  /** Adds a key hashed beforehand with `hashKey` (the sketch form only; see `isExact`). */
+  addHash(h: number, h2: number): void {
     const idx = h >>> (32 - P);
     // Rank from the remaining bits plus a second hash, so runs longer than 18 bits are still possible.
     const rest = ((h << P) | (h2 >>> (32 - P))) >>> 0;

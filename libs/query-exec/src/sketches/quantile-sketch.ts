@@ -1,54 +1,130 @@
 /**
- * Percentiles for `percentile` / `percentiles_array`: exact (all values) up to a threshold, then a
- * merging t-digest-style sketch of centroids whose size limit shrinks toward the tails (q(1-q) scale).
- * Exact mode answers nearest-rank, which is what the corpus' reference computes. Sketches merge.
+ * Percentiles for `percentile` / `percentiles_array`: exact (all values) while a budget of values lasts,
+ * then a merging t-digest-style sketch of centroids whose size limit shrinks toward the tails (q(1-q)
+ * scale). Exact mode answers nearest-rank (by quickselect, no full sort), which is what the corpus'
+ * reference computes. Sketches merge.
+ *
+ * The budget is shared by all the sketches of one aggregate (one per group), so a query keeps exact
+ * answers up to that many values in total and memory stays bounded however many groups there are; a
+ * sketch that would exceed it compresses and hands its values back.
+ *
+ * Incoming values collect in a Float64Array buffer; a compression sorts the buffer (typed-array sort,
+ * no comparator, no per-value objects) and merges it with the sorted centroids in one linear pass.
  */
+/** Exact values per sketch when no shared budget is given. */
 const EXACT_LIMIT = 10_000;
+/** Values buffered between compressions once the sketch is approximate. */
+const BUFFER_LIMIT = 16_384;
 const COMPRESSION = 200;
 
+/** Values the exact sketches of one aggregate may still hold. */
+export class ExactBudget {
+  constructor(public remaining: number) {}
+}
+
 export class QuantileSketch {
-  private values: number[] = [];
-  /** Centroid means and weights once compressed. */
-  private means: number[] | null = null;
-  private weights: number[] | null = null;
+  private buffer = new Float64Array(64);
+  private buffered = 0;
+  /** Centroid means (ascending) and weights once compressed; null while exact. */
+  private means: Float64Array | null = null;
+  private weights: Float64Array | null = null;
+  private centroids = 0;
   private count = 0;
 
-  add(v: number, w = 1): void {
-    this.values.push(v);
-    this.count += w;
-    if (w !== 1 || this.values.length > EXACT_LIMIT) this.compress(w);
+  constructor(private readonly budget: ExactBudget = new ExactBudget(EXACT_LIMIT)) {}
+
+  add(v: number): void {
+    if (this.buffered === this.buffer.length) this.grow();
+    this.buffer[this.buffered++] = v;
+    this.count++;
+    if (this.means === null) {
+      if (--this.budget.remaining < 0) {
+        this.budget.remaining += this.buffered;
+        this.compress();
+      }
+    } else if (this.buffered > BUFFER_LIMIT) this.compress();
   }
 
   merge(other: QuantileSketch): void {
-    if (other.means) {
-      for (let i = 0; i < other.means.length; i++) this.addCentroid(other.means[i], other.weights![i]);
-      for (const v of other.values) this.add(v);
-      return;
+    for (let i = 0; i < other.buffered; i++) this.add(other.buffer[i]);
+    if (other.means === null || other.centroids === 0) return;
+    this.compress();
+    this.mergeSorted(other.means.subarray(0, other.centroids), other.weights!.subarray(0, other.centroids));
+    this.count += sum(other.weights!, other.centroids);
+  }
+
+  /** The p-th percentile (0–100); null when empty. */
+  quantile(p: number): number | null {
+    if (this.count === 0) return null;
+    if (this.means === null) {
+      const n = this.buffered;
+      const rank = Math.max(1, Math.ceil((p / 100) * n));
+      return select(this.buffer.slice(0, n), Math.min(n, rank) - 1);
     }
-    for (const v of other.values) this.add(v);
-  }
-
-  private addCentroid(mean: number, weight: number): void {
-    if (!this.means) this.compress(1);
-    this.means!.push(mean);
-    this.weights!.push(weight);
-    this.count += weight;
-    this.compress(1);
-  }
-
-  private compress(lastWeight: number): void {
-    const pts: [number, number][] = [];
-    if (this.means) for (let i = 0; i < this.means.length; i++) pts.push([this.means[i], this.weights![i]]);
-    for (let i = 0; i < this.values.length; i++)
-      pts.push([this.values[i], i === this.values.length - 1 ? lastWeight : 1]);
-    this.values = [];
-    pts.sort((a, b) => a[0] - b[0]);
-    const total = pts.reduce((s, p) => s + p[1], 0);
-    const means: number[] = [];
-    const weights: number[] = [];
+    if (this.buffered) this.compress();
+    const means = this.means;
+    const weights = this.weights!;
+    const n = this.centroids;
+    const target = (p / 100) * this.count;
     let cum = 0;
-    for (const [m, w] of pts) {
-      const last = means.length - 1;
+    for (let i = 0; i < n; i++) {
+      const next = cum + weights[i];
+      if (target <= next || i === n - 1) {
+        if (i === 0 || weights[i] === 1) return means[i];
+        const prevMid = cum - weights[i - 1] / 2;
+        const mid = cum + weights[i] / 2;
+        if (target >= mid || mid === prevMid) return means[i];
+        const t = (target - prevMid) / (mid - prevMid);
+        return means[i - 1] + t * (means[i] - means[i - 1]);
+      }
+      cum = next;
+    }
+    return means[n - 1];
+  }
+
+  private grow(): void {
+    const bigger = new Float64Array(this.buffer.length * 2);
+    bigger.set(this.buffer);
+    this.buffer = bigger;
+  }
+
+  /** Folds the buffered values (weight 1 each) into the centroids. */
+  private compress(): void {
+    const values = this.buffer.subarray(0, this.buffered).sort();
+    this.mergeSorted(values, null);
+    this.buffered = 0;
+  }
+
+  /**
+   * Merges ascending points (`weights` null = weight 1 each) with the current centroids and re-clusters
+   * greedily: a point joins the previous centroid while the centroid stays under the size limit for its
+   * quantile.
+   */
+  private mergeSorted(points: Float64Array, pointWeights: Float64Array | null): void {
+    const oldMeans = this.means;
+    const oldWeights = this.weights;
+    const oldCount = this.centroids;
+    const total =
+      sum(oldWeights, oldCount) + (pointWeights ? sum(pointWeights, points.length) : points.length);
+    const capacity = oldCount + points.length;
+    const means = new Float64Array(capacity);
+    const weights = new Float64Array(capacity);
+    let out = 0;
+    let cum = 0;
+    let i = 0;
+    let j = 0;
+    while (i < oldCount || j < points.length) {
+      let m: number;
+      let w: number;
+      if (j >= points.length || (i < oldCount && oldMeans![i] <= points[j])) {
+        m = oldMeans![i];
+        w = oldWeights![i++];
+      } else {
+        m = points[j];
+        w = pointWeights ? pointWeights[j] : 1;
+        j++;
+      }
+      const last = out - 1;
       if (last >= 0) {
         const q = (cum - weights[last] / 2) / total;
         const limit = Math.max(1, (4 * total * q * (1 - q)) / COMPRESSION);
@@ -60,39 +136,54 @@ export class QuantileSketch {
           continue;
         }
       }
-      means.push(m);
-      weights.push(w);
+      means[out] = m;
+      weights[out] = w;
+      out++;
       cum += w;
     }
     this.means = means;
     this.weights = weights;
+    this.centroids = out;
   }
+}
 
-  /** The p-th percentile (0–100); null when empty. */
-  quantile(p: number): number | null {
-    if (this.count === 0) return null;
-    if (!this.means) {
-      const sorted = [...this.values].sort((a, b) => a - b);
-      const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-      return sorted[Math.min(sorted.length, rank) - 1];
-    }
-    if (this.values.length) this.compress(1);
-    const means = this.means;
-    const weights = this.weights!;
-    const target = (p / 100) * this.count;
-    let cum = 0;
-    for (let i = 0; i < means.length; i++) {
-      const next = cum + weights[i];
-      if (target <= next || i === means.length - 1) {
-        if (i === 0 || weights[i] === 1) return means[i];
-        const prevMid = cum - weights[i - 1] / 2;
-        const mid = cum + weights[i] / 2;
-        if (target >= mid || mid === prevMid) return means[i];
-        const t = (target - prevMid) / (mid - prevMid);
-        return means[i - 1] + t * (means[i] - means[i - 1]);
+function sum(values: Float64Array | null, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += values![i];
+  return s;
+}
+
+/** The k-th smallest value of `a` (0-based); reorders `a`. Hoare quickselect, median-of-three pivots. */
+export function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot keeps sorted and reverse-sorted input linear.
+    if (a[mid] < a[lo]) swap(a, mid, lo);
+    if (a[hi] < a[lo]) swap(a, hi, lo);
+    if (a[hi] < a[mid]) swap(a, hi, mid);
+    const pivot = a[mid];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
       }
-      cum = next;
     }
-    return means[means.length - 1];
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
   }
+  return a[k];
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }

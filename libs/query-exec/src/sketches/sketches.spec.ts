@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { DistinctCounter } from './hyperloglog';
-import { QuantileSketch } from './quantile-sketch';
+import { ExactBudget, QuantileSketch, select } from './quantile-sketch';
 
 describe('DistinctCounter', () => {
   it('is exact for small sets', () => {
@@ -38,5 +39,42 @@ describe('QuantileSketch', () => {
       const expected = (p / 100) * 30_000;
       expect(Math.abs(a.quantile(p)! - expected) / expected).toBeLessThan(0.02);
     }
+  });
+});
+
+describe('select (quickselect)', () => {
+  it('finds the k-th smallest like a sort does, duplicates and sorted runs included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ noNaN: true })), {
+          minLength: 1,
+          maxLength: 300,
+        }),
+        fc.nat(),
+        fc.constantFrom('shuffled', 'ascending', 'descending'),
+        (xs, k0, order) => {
+          const values = order === 'ascending' ? [...xs].sort((a, b) => a - b) : xs;
+          if (order === 'descending') values.sort((a, b) => b - a);
+          const k = k0 % values.length;
+          const sorted = [...values].sort((a, b) => a - b);
+          // `==` rather than toBe: 0 and -0 are the same rank.
+          expect(select(Float64Array.from(values), k) === sorted[k]).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('QuantileSketch with a shared exact budget', () => {
+  it('keeps small groups exact while the group that exhausts the budget compresses', () => {
+    const budget = new ExactBudget(1_000);
+    const small = new QuantileSketch(budget);
+    const big = new QuantileSketch(budget);
+    for (let i = 1; i <= 300; i++) small.add(i);
+    for (let i = 1; i <= 5_000; i++) big.add(i);
+    // Nearest rank exactly for the small group; within 2% for the big one.
+    expect(small.quantile(95)).toBe(285);
+    expect(Math.abs(big.quantile(95)! - 4_750) / 4_750).toBeLessThan(0.02);
+    expect(budget.remaining).toBe(700);
   });
 });

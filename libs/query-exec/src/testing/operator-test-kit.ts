@@ -9,6 +9,7 @@ export function testEnv(): ExecEnv {
     stats: emptyScanStats(),
     ctx: new EvalContext(),
     counters: { rowsMatched: 0, numGroups: 0 },
+    scanHints: new Map(),
   };
 }
 

@@ -6,6 +6,7 @@ import type { BlockRecord } from '@quarry/contracts';
  */
 export class BlockIndex {
   private readonly byDataset = new Map<string, BlockRecord[]>();
+  private readonly generations = new Map<string, number>();
 
   load(blocks: readonly BlockRecord[]): void {
     for (const b of blocks) this.add([b]);
@@ -16,7 +17,20 @@ export class BlockIndex {
       const list = this.byDataset.get(block.datasetId) ?? [];
       if (!list.some((b) => b.id === block.id)) list.push(block);
       this.byDataset.set(block.datasetId, list);
+      this.bump(block.datasetId);
     }
+  }
+
+  /**
+   * Changes whenever the dataset's block list changes. Field schemas are merged before blocks are added,
+   * so anything derived from the stored fields may be cached until the generation moves.
+   */
+  generation(datasetId: string): number {
+    return this.generations.get(datasetId) ?? 0;
+  }
+
+  private bump(datasetId: string): void {
+    this.generations.set(datasetId, this.generation(datasetId) + 1);
   }
 
   list(datasetId: string): readonly BlockRecord[] {
@@ -25,5 +39,6 @@ export class BlockIndex {
 
   dropDataset(datasetId: string): void {
     this.byDataset.delete(datasetId);
+    this.bump(datasetId);
   }
 }

@@ -1,10 +1,10 @@
-import { decodeBlock, readFooter } from '@quarry/block-format';
 import {
   LazyColumns,
   selectRowsLate,
   SYS_TIME_FIELD,
   TIME_FIELD,
   wireTypeOfKind,
+  type BlockRecord,
   type Catalog,
   type ColumnBatch,
   type DatasetSource,
@@ -15,26 +15,34 @@ import {
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
-import { ByteLru } from './byte-lru';
+import { BlockReader, type BlockReaderLimits, type ReadableBlock } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
-import { TailBuffer } from './tail-buffer';
+import { TailBuffer, type TailEntry } from './tail-buffer';
 
-const BLOCK_CACHE_BYTES = 256 * 1024 * 1024;
+/** Defaults for callers that do not configure the caches (tests). */
+const DEFAULT_READER_LIMITS: BlockReaderLimits = {
+  columnCacheBytes: 512 * 1024 * 1024,
+  fileCacheBytes: 128 * 1024 * 1024,
+};
 
 /**
  * The query engine's view of stored data: registered blocks read from the object store plus the
  * not-yet-compacted tail, snapshotted together so every acknowledged event is seen exactly once.
  */
 export class StorageCatalog implements Catalog {
-  private readonly blockBytes = new ByteLru<Uint8Array>(BLOCK_CACHE_BYTES);
+  private readonly reader: BlockReader;
+  private readonly fieldCache = new Map<string, { generation: number; fields: FieldSchema[] }>();
 
   constructor(
     private readonly registry: DatasetRegistry,
     private readonly blocks: BlockIndex,
     private readonly tail: TailBuffer,
-    private readonly objects: ObjectStore,
+    objects: ObjectStore,
     private readonly metastore: Metastore,
-  ) {}
+    readerLimits: BlockReaderLimits = DEFAULT_READER_LIMITS,
+  ) {
+    this.reader = new BlockReader(objects, readerLimits);
+  }
 
   async getDataset(name: string): Promise<DatasetSource | null> {
     const dataset = this.registry.getByName(name);
@@ -51,20 +59,27 @@ export class StorageCatalog implements Catalog {
     return { blocks: this.blocks.list(datasetId), tail: this.tail.snapshot(datasetId) };
   }
 
-  async readBlock(objectKey: string): Promise<Uint8Array> {
-    const cached = this.blockBytes.get(objectKey);
-    if (cached) return cached;
-    const bytes = await this.objects.get(objectKey);
-    this.blockBytes.set(objectKey, bytes);
-    return bytes;
+  openBlock(objectKey: string, columns: readonly string[] | null): Promise<ReadableBlock> {
+    return this.reader.open(objectKey, columns);
   }
 
   forgetBlock(objectKey: string): void {
-    this.blockBytes.delete(objectKey);
+    this.reader.forget(objectKey);
   }
 
+  /** The dataset's stored field schema, read from the metastore once per block-index generation. */
   async storedFields(datasetId: string): Promise<FieldSchema[]> {
-    return this.metastore.datasets.listFields(datasetId);
+    const generation = this.blocks.generation(datasetId);
+    const cached = this.fieldCache.get(datasetId);
+    if (cached && cached.generation === generation) return cached.fields;
+    const fields = await this.metastore.datasets.listFields(datasetId);
+    this.fieldCache.set(datasetId, { generation, fields });
+    return fields;
+  }
+
+  /** For changes to stored fields that do not go through block registration. */
+  forgetFields(datasetId: string): void {
+    this.fieldCache.delete(datasetId);
   }
 }
 
@@ -96,21 +111,45 @@ class StoredDatasetSource implements DatasetSource {
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
     const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
-    for (const block of blocks) {
+    const parts: ScanPart[] = [
+      ...blocks.map((block) => ({ minTime: block.minTime, maxTime: block.maxTime, block, entry: null })),
+      ...tail.map((entry) => ({ minTime: entry.minTime, maxTime: entry.maxTime, block: null, entry })),
+    ];
+    const order = request.timeOrder;
+    for (const part of order ? inTimeOrder(parts, order.direction) : parts) {
       request.signal?.throwIfAborted();
-      if (block.maxTime < request.startMs || block.minTime >= request.endMs) continue;
-      noteBlock(request.stats, block.minTime, block.maxTime);
-      const bytes = await this.catalog.readBlock(block.objectKey);
-      const batch = restrictToWindow(lazyBlock(bytes, columns), request);
-      if (batch.length > 0) yield batch;
-    }
-    for (const entry of tail) {
-      if (entry.maxTime < request.startMs || entry.minTime >= request.endMs) continue;
-      noteBlock(request.stats, entry.minTime, entry.maxTime);
-      const batch = restrictToWindow(projectColumns(TailBuffer.batchOf(entry), columns), request);
+      if (part.maxTime < request.startMs || part.minTime >= request.endMs) continue;
+      if (order?.skip(part.minTime, part.maxTime)) continue;
+      noteBlock(request.stats, part.minTime, part.maxTime);
+      let batch: ColumnBatch;
+      if (part.block) {
+        const opened = await this.catalog.openBlock(part.block.objectKey, columns);
+        const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
+        batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
+      } else {
+        batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
+      }
       if (batch.length > 0) yield batch;
     }
   }
+}
+
+/** A registered block or an un-compacted tail entry, as one scan step. */
+interface ScanPart {
+  minTime: number;
+  maxTime: number;
+  block: BlockRecord | null;
+  entry: TailEntry | null;
+}
+
+/** Newest first (`desc`, by latest time) or oldest first (`asc`, by earliest time). */
+function inTimeOrder<T extends { minTime: number; maxTime: number }>(
+  items: readonly T[],
+  direction: 'asc' | 'desc',
+): readonly T[] {
+  return direction === 'desc'
+    ? [...items].sort((a, b) => b.maxTime - a.maxTime)
+    : [...items].sort((a, b) => a.minTime - b.minTime);
 }
 
 function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
@@ -133,23 +172,24 @@ function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBat
 /**
  * A block whose columns are decoded when first read (only `_time` up front, for the window): the engine
  * evaluates a filter on its columns and decodes the others only if rows survive and are read (late
- * materialization). Iterating the map decodes everything, exactly like `decodeBlock`.
+ * materialization). Iterating the map decodes everything.
  */
-function lazyBlock(bytes: Uint8Array, columns: string[] | null): ColumnBatch {
-  // Decoding `_time` checks the header and footer (corrupt blocks fail here, as before).
-  const time = decodeBlock(bytes, [TIME_FIELD]);
+function lazyBlock(block: ReadableBlock, columns: string[] | null): ColumnBatch {
   const wanted = columns === null ? null : new Set(columns);
-  const names = readFooter(bytes)
-    .columns.map((c) => c.name)
-    .filter((n) => wanted === null || wanted.has(n));
-  const map = new LazyColumns(names, (name) => decodeBlock(bytes, [name]).columns.get(name));
-  const timeColumn = time.columns.get(TIME_FIELD);
-  if (timeColumn) map.set(TIME_FIELD, timeColumn);
-  return { length: time.length, columns: map };
+  const names = block.footer.columns.map((c) => c.name).filter((n) => wanted === null || wanted.has(n));
+  const map = new LazyColumns(names, (name) => block.column(name));
+  const time = block.column(TIME_FIELD);
+  if (time) map.set(TIME_FIELD, time);
+  return { length: block.footer.rowCount, columns: map };
 }
 
 /** Keeps rows with startMs <= _time < endMs and counts them as examined. */
-function restrictToWindow(batch: ColumnBatch, request: ScanRequest): ColumnBatch {
+function restrictToWindow(batch: ColumnBatch, request: ScanRequest, knownInside = false): ColumnBatch {
+  if (knownInside) {
+    // The block's time range lies inside the window: no need to look at `_time` row by row.
+    request.stats.rowsExamined += batch.length;
+    return batch;
+  }
   const time = batch.columns.get(TIME_FIELD);
   if (!time || time.kind !== 'datetime') return { length: 0, columns: new Map() };
   const values = time.values;

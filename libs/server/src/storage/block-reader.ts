@@ -1,0 +1,131 @@
+import { openBlock, type BlockFooter, type OpenedBlock } from '@quarry/block-format';
+import type { Column } from '@quarry/contracts';
+import type { ObjectStore } from '@quarry/objstore';
+import { ByteLru } from './byte-lru';
+
+/** A block as a scan sees it: its footer, and columns decoded once then served from memory. */
+export interface ReadableBlock {
+  readonly footer: BlockFooter;
+  column(name: string): Column | undefined;
+}
+
+export interface BlockReaderLimits {
+  /** Decoded columns kept in memory across queries (bytes, estimated). */
+  columnCacheBytes: number;
+  /** Raw block files kept in memory, for columns not decoded yet. */
+  fileCacheBytes: number;
+}
+
+interface CachedColumn {
+  column: Column;
+  byteLength: number;
+}
+
+interface CachedFooter {
+  footer: BlockFooter;
+  byteLength: number;
+}
+
+/**
+ * Reads blocks for queries. Decoding (inflate, varints, dictionary strings) costs far more than the scan
+ * that follows, and blocks are immutable, so decoded columns are cached by (object key, column) under a
+ * byte budget: a repeated or similar query touches no block bytes at all. Columns are shared between
+ * queries, which is safe because operators never write into their input columns.
+ */
+export class BlockReader {
+  private readonly columns: ByteLru<CachedColumn>;
+  private readonly files: ByteLru<Uint8Array>;
+  private readonly footers = new ByteLru<CachedFooter>(16 * 1024 * 1024);
+
+  constructor(
+    private readonly objects: ObjectStore,
+    limits: BlockReaderLimits,
+  ) {
+    this.columns = new ByteLru(limits.columnCacheBytes);
+    this.files = new ByteLru(limits.fileCacheBytes);
+  }
+
+  /**
+   * Opens a block for a scan that will read `wanted` columns (null = all). The file is fetched only when
+   * one of them is not cached; otherwise only cached footers and columns are used.
+   */
+  async open(objectKey: string, wanted: readonly string[] | null): Promise<ReadableBlock> {
+    let footer = this.footers.get(objectKey)?.footer;
+    let opened: OpenedBlock | null = null;
+    // Columns found in the cache now are held for the scan, so an eviction meanwhile cannot lose them.
+    const held = new Map<string, Column>();
+    if (footer !== undefined) {
+      const present = new Set(footer.columns.map((c) => c.name));
+      for (const name of wanted ?? present) {
+        const hit = present.has(name) ? this.columns.get(columnKey(objectKey, name)) : undefined;
+        if (hit) held.set(name, hit.column);
+        else if (present.has(name)) opened ??= openBlock(await this.fetch(objectKey));
+      }
+    } else {
+      opened = openBlock(await this.fetch(objectKey));
+      footer = opened.footer;
+      this.footers.set(objectKey, { footer, byteLength: footerBytes(footer) });
+    }
+    const present = new Set(footer.columns.map((c) => c.name));
+    return {
+      footer,
+      column: (name) => {
+        if (!present.has(name)) return undefined;
+        const mine = held.get(name);
+        if (mine) return mine;
+        const key = columnKey(objectKey, name);
+        const hit = this.columns.get(key);
+        if (hit) return hit.column;
+        if (opened === null)
+          throw new Error(`block ${objectKey}: column "${name}" was not announced to open()`);
+        const column = opened.column(name)!;
+        this.columns.set(key, { column, byteLength: columnBytes(column) });
+        held.set(name, column);
+        return column;
+      },
+    };
+  }
+
+  /** Drops everything cached for a block (deleted or replaced). */
+  forget(objectKey: string): void {
+    this.files.delete(objectKey);
+    const footer = this.footers.get(objectKey)?.footer;
+    this.footers.delete(objectKey);
+    for (const c of footer?.columns ?? []) this.columns.delete(columnKey(objectKey, c.name));
+  }
+
+  private async fetch(objectKey: string): Promise<Uint8Array> {
+    const cached = this.files.get(objectKey);
+    if (cached) return cached;
+    const bytes = await this.objects.get(objectKey);
+    this.files.set(objectKey, bytes);
+    return bytes;
+  }
+}
+
+function columnKey(objectKey: string, column: string): string {
+  return `${objectKey}\u0000${column}`;
+}
+
+/** Estimated heap bytes of a decoded column (strings at two bytes per char plus object overhead). */
+export function columnBytes(column: Column): number {
+  switch (column.kind) {
+    case 'string': {
+      let bytes = column.codes.byteLength;
+      for (const s of column.dict) bytes += 32 + 2 * s.length;
+      return bytes;
+    }
+    case 'dynamic': {
+      let bytes = 8 * column.values.length;
+      for (const v of column.values)
+        bytes += v === null || v === undefined ? 0 : 16 + 2 * JSON.stringify(v).length;
+      return bytes;
+    }
+    default:
+      return column.values.byteLength + (column.nulls?.byteLength ?? 0);
+  }
+}
+
+function footerBytes(footer: BlockFooter): number {
+  return 256 + footer.columns.length * 160;
+}
