@@ -12,6 +12,7 @@ import { join } from './operators/join';
 import { makeSeries } from './operators/make-series';
 import { mvExpand } from './operators/mv-expand';
 import { sort } from './operators/ordering';
+import { DEFAULT_QUERY_LIMITS, RowBudget, type QueryLimits } from './limits';
 import { planTimeOrderedTop } from './operators/time-ordered-top';
 import { topHeap } from './operators/top-heap';
 import { parse } from './operators/parse';
@@ -21,6 +22,7 @@ export interface ExecuteOptions {
   sources: Map<string, DatasetSource>;
   stats: ScanStats;
   signal?: AbortSignal;
+  limits?: Partial<QueryLimits>;
 }
 
 export interface ExecuteResult {
@@ -104,10 +106,14 @@ export async function executePlan(root: PlanNode, options: ExecuteOptions): Prom
     ctx: new EvalContext(),
     counters: { rowsMatched: 0, numGroups: 0 },
     scanHints: new Map(),
+    budget: new RowBudget({ ...DEFAULT_QUERY_LIMITS, ...options.limits }),
   };
   const batches: ColumnBatch[] = [];
   throwIfAborted(options.signal);
-  for await (const b of build(root, env, matchedPoint(root))) batches.push(b);
+  for await (const b of build(root, env, matchedPoint(root))) {
+    env.budget.hold(b.length, 'the result');
+    batches.push(b);
+  }
   throwIfAborted(options.signal);
   const names = root.schema.map((f) => f.name);
   const batch = batches.length ? concatBatches(batches, names) : { length: 0, columns: new Map() };

@@ -7,3 +7,4 @@ export { DistinctCounter } from './sketches/hyperloglog';
 export { QuantileSketch } from './sketches/quantile-sketch';
 export { concatBatches } from './concat';
 export { compileRegex } from './regex';
+export { DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits';

@@ -11,7 +11,7 @@ import {
   type DatasetSource,
   type QueryOutput,
 } from '@quarry/contracts';
-import { compileRegex, executePlan, toResultTable } from '@quarry/query-exec';
+import { compileRegex, executePlan, toResultTable, type QueryLimits } from '@quarry/query-exec';
 import {
   aplTypeOfWire,
   buildPlan,
@@ -42,6 +42,8 @@ export interface RunAplOptions {
    * e.g. only those the caller may read. Default: `catalog.listDatasets()`.
    */
   datasetNames?: readonly string[];
+  /** Memory limits (rows held by sort/join/result, groups per summarize); defaults in @quarry/query-exec. */
+  limits?: Partial<QueryLimits>;
 }
 
 /** Options of `validateApl`. */
@@ -143,12 +145,17 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
   for (const sub of subqueriesOf(query, true)) {
     if (subqueryValues.has(sub)) continue;
     const subPlan = optimize(buildPlan({ ...query, body: sub }, context(Number.MAX_SAFE_INTEGER)).root);
-    const result = await executePlan(subPlan, { sources, stats, signal: options.signal });
+    const result = await executePlan(subPlan, {
+      sources,
+      stats,
+      signal: options.signal,
+      limits: options.limits,
+    });
     subqueryValues.set(sub, firstColumnValues(subPlan, result.batch));
   }
   const built = buildPlan(query, context(options.defaultLimit));
   const plan = optimize(built.root);
-  const result = await executePlan(plan, { sources, stats, signal: options.signal });
+  const result = await executePlan(plan, { sources, stats, signal: options.signal, limits: options.limits });
   const table = toResultTable({ root: plan, batch: result.batch, sources: built.datasets });
   return {
     tables: [table],

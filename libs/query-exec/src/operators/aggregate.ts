@@ -17,6 +17,7 @@ import { createAggregator } from '../aggregates/create-aggregator';
 import { evaluate } from '../eval/evaluate';
 import { asBool } from '../eval/logic';
 import { toDynamic } from '../functions/scalar-impl';
+import type { RowBudget } from '../limits';
 import type { BatchStream, ExecEnv } from './exec-env';
 
 function keyPart(v: unknown): string {
@@ -28,7 +29,7 @@ function keyPart(v: unknown): string {
 }
 
 export async function* aggregate(input: BatchStream, node: AggregateNode, env: ExecEnv): BatchStream {
-  const table = new GroupTable(node.keys.length);
+  const table = new GroupTable(node.keys.length, env.budget);
   const keyKinds: Set<ColumnKind>[] = node.keys.map(() => new Set());
   const aggregators = node.aggs.map(createAggregator);
 
@@ -88,7 +89,10 @@ class GroupTable {
   private readonly index = new Map<string, number>();
   private readonly numericGroups = new Map<number, number>();
 
-  constructor(keyCount: number) {
+  constructor(
+    keyCount: number,
+    private readonly budget: RowBudget,
+  ) {
     this.keyValues = Array.from({ length: keyCount }, () => []);
     this.groupCount = keyCount === 0 ? 1 : 0;
   }
@@ -97,6 +101,7 @@ class GroupTable {
     let g = this.index.get(key);
     if (g === undefined) {
       g = this.groupCount++;
+      if (g >= this.budget.limits.maxGroups) this.budget.checkGroups(g + 1);
       this.index.set(key, g);
       for (let j = 0; j < values.length; j++) this.keyValues[j][g] = values[j];
     }

@@ -1,6 +1,7 @@
 import type { DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
 import type { ScanNode } from '@quarry/query-plan';
 import type { EvalContext } from '../eval/context';
+import type { RowBudget } from '../limits';
 
 export type BatchStream = AsyncIterable<import('@quarry/contracts').ColumnBatch>;
 
@@ -14,4 +15,6 @@ export interface ExecEnv {
   counters: { rowsMatched: number; numGroups: number };
   /** Read-order hints for scans feeding a `top N by _time` (see time-ordered-top.ts). */
   scanHints: Map<ScanNode, ScanTimeOrder>;
+  /** Memory limits of this query (limits.ts). */
+  budget: RowBudget;
 }

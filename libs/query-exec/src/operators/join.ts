@@ -30,9 +30,11 @@ export async function* join(
   node: JoinNode,
   env: ExecEnv,
 ): BatchStream {
-  void env;
   const rightBatches: ColumnBatch[] = [];
-  for await (const b of right) rightBatches.push(b);
+  for await (const b of right) {
+    env.budget.hold(b.length, 'the right side of a join');
+    rightBatches.push(b);
+  }
   const r = rightBatches.length
     ? concatBatches(rightBatches)
     : { length: 0, columns: new Map<string, Column>() };

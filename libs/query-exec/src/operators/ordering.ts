@@ -17,7 +17,10 @@ function sortBatch(batch: ColumnBatch, keys: SortKeySpec[], env: ExecEnv): Colum
 
 export async function* sort(input: BatchStream, keys: SortKeySpec[], env: ExecEnv): BatchStream {
   const batches: ColumnBatch[] = [];
-  for await (const b of input) batches.push(b);
+  for await (const b of input) {
+    env.budget.hold(b.length, 'sort');
+    batches.push(b);
+  }
   if (batches.length === 0) return;
   yield sortBatch(concatBatches(batches), keys, env);
 }

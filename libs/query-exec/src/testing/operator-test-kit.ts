@@ -1,6 +1,7 @@
 import { emptyScanStats, type ColumnBatch } from '@quarry/contracts';
 import { EvalContext } from '../eval/context';
 import type { ExecEnv } from '../operators/exec-env';
+import { DEFAULT_QUERY_LIMITS, RowBudget } from '../limits';
 
 /** A fresh execution environment for operator unit tests (no sources, zeroed counters). */
 export function testEnv(): ExecEnv {
@@ -10,6 +11,7 @@ export function testEnv(): ExecEnv {
     ctx: new EvalContext(),
     counters: { rowsMatched: 0, numGroups: 0 },
     scanHints: new Map(),
+    budget: new RowBudget(DEFAULT_QUERY_LIMITS),
   };
 }
 
