@@ -33,6 +33,15 @@ export class BlockIndex {
     this.generations.set(datasetId, this.generation(datasetId) + 1);
   }
 
+  /** Swaps blocks of one dataset in one synchronous step (merges): queries see old or new, never a mix. */
+  replace(datasetId: string, removedIds: readonly string[], added: readonly BlockRecord[]): void {
+    const removed = new Set(removedIds);
+    const kept = (this.byDataset.get(datasetId) ?? []).filter((b) => !removed.has(b.id));
+    for (const block of added) if (!kept.some((b) => b.id === block.id)) kept.push(block);
+    this.byDataset.set(datasetId, kept);
+    this.bump(datasetId);
+  }
+
   list(datasetId: string): readonly BlockRecord[] {
     return [...(this.byDataset.get(datasetId) ?? [])];
   }

@@ -1,0 +1,167 @@
+import { MemoryIngestLog } from '@quarry/log';
+import { Metastore } from '@quarry/metastore';
+import { MemoryObjectStore } from '@quarry/objstore';
+import { emptyScanStats, valueAt, type IngestLogRecord } from '@quarry/contracts';
+import { AsyncMutex } from './async-mutex';
+import { BlockIndex } from './block-index';
+import { BlockMerger, type MergePolicy } from './block-merger';
+import { Compactor } from './compactor';
+import { DatasetRegistry } from './dataset-registry';
+import { encodeLogRecord } from './log-codec';
+import { StorageCatalog } from './storage-catalog';
+import { TailBuffer } from './tail-buffer';
+
+const POLICY: MergePolicy = { smallBlockRows: 100, maxMergedRows: 40, minRunBlocks: 3, deleteGraceMs: 0 };
+
+/**
+ * The merge loop's contract: merged blocks answer exactly like their inputs, the swap is atomic in the
+ * metastore and the in-memory index, conflicting field kinds are left alone, a vanished input cancels the
+ * swap, and unreferenced objects are swept.
+ */
+describe('BlockMerger', () => {
+  let metastore: Metastore;
+  const log = new MemoryIngestLog();
+  const objects = new MemoryObjectStore();
+  let registry: DatasetRegistry;
+  let blocks: BlockIndex;
+  let tail: TailBuffer;
+  let compactor: Compactor;
+  let catalog: StorageCatalog;
+  let merger: BlockMerger;
+  const lock = new AsyncMutex();
+
+  beforeAll(async () => {
+    metastore = await Metastore.open(null);
+    registry = await DatasetRegistry.load(metastore);
+    blocks = new BlockIndex();
+    tail = new TailBuffer();
+    compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
+    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    merger = new BlockMerger(
+      metastore,
+      objects,
+      registry,
+      blocks,
+      lock,
+      (k) => catalog.forgetBlock(k),
+      POLICY,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await merger?.stop();
+    await metastore?.close();
+  });
+
+  async function dataset(name: string) {
+    const record = await metastore.datasets.create({
+      name,
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    registry.put(record);
+    return record.id;
+  }
+
+  /** One compaction tick's worth of events: one block per call. */
+  async function block(datasetId: string, events: { time: number; fields: Record<string, unknown> }[]) {
+    const record: IngestLogRecord = { v: 1, datasetId, sysTime: 7, events } as IngestLogRecord;
+    const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
+    tail.add({ ...position, datasetId, sysTime: 7, events: record.events });
+    await compactor.flush();
+  }
+
+  async function rowsOf(name: string, columns: string[]) {
+    const source = await catalog.getDataset(name);
+    const rows: string[] = [];
+    for await (const batch of source!.scan({ startMs: 0, endMs: 1e13, columns, stats: emptyScanStats() })) {
+      for (let i = 0; i < batch.length; i++)
+        rows.push(
+          JSON.stringify(['_time', ...columns].map((c) => valueAt(batch.columns.get(c)!, i) ?? null)),
+        );
+    }
+    return rows.sort();
+  }
+
+  it('merges runs of small blocks into time-sorted blocks that answer the same', async () => {
+    const id = await dataset('small');
+    // Ten blocks of 10 rows whose time ranges interleave, with a field that is sometimes missing.
+    for (let b = 0; b < 10; b++) {
+      await block(
+        id,
+        Array.from({ length: 10 }, (_, i) => ({
+          time: 1_000 + i * 10 + b,
+          fields: i % 3 === 0 ? { n: b * 10 + i } : { n: b * 10 + i, tag: `t${i % 4}` },
+        })),
+      );
+    }
+    const before = await rowsOf('small', ['n', 'tag', '_sysTime']);
+    expect(blocks.list(id)).toHaveLength(10);
+
+    const result = await merger.mergeAll();
+    // 40-row cap: runs of 4, 4 and 2 blocks (the last has maxMergedRows / 2 rows, enough to merge)
+    expect(result).toEqual({ merged: 3, replaced: 10 });
+    expect(await rowsOf('small', ['n', 'tag', '_sysTime'])).toEqual(before);
+    const after = blocks.list(id);
+    expect(after.map((b) => b.rowCount).sort()).toEqual([20, 40, 40]);
+    // The metastore agrees with the index, and merged blocks are sorted by time.
+    expect((await metastore.blocks.listBlocks(id)).map((b) => b.id).sort()).toEqual(
+      after.map((b) => b.id).sort(),
+    );
+    for (const merged of after) {
+      expect(merged.minTime).toBeLessThanOrEqual(merged.maxTime);
+      const source = await catalog.getDataset('small');
+      let last = -Infinity;
+      for await (const batch of source!.scan({
+        startMs: merged.minTime,
+        endMs: merged.maxTime + 1,
+        columns: [],
+        stats: emptyScanStats(),
+      })) {
+        if (batch.length !== merged.rowCount) continue;
+        const time = batch.columns.get('_time')!;
+        for (let i = 0; i < batch.length; i++) {
+          const t = valueAt(time, i) as number;
+          expect(t).toBeGreaterThanOrEqual(last);
+          last = t;
+        }
+      }
+    }
+    // Merged-away objects are deleted after the grace period (0 here).
+    await new Promise((r) => setTimeout(r, 20));
+    const keys = new Set(await objects.list(`blocks/${id}/`));
+    expect(keys).toEqual(new Set(after.map((b) => b.objectKey)));
+  }, 60_000);
+
+  it('leaves runs alone when a field has different kinds in different blocks', async () => {
+    const id = await dataset('mixed');
+    for (let b = 0; b < 4; b++)
+      await block(id, [{ time: 5_000 + b, fields: { v: b % 2 === 0 ? b : `s${b}` } }]);
+    expect(await merger.mergeAll()).toEqual({ merged: 0, replaced: 0 });
+    expect(blocks.list(id)).toHaveLength(4);
+  }, 60_000);
+
+  it('cancels the swap when the dataset is deleted while merging, and deletes its output', async () => {
+    const id = await dataset('doomed');
+    for (let b = 0; b < 3; b++) await block(id, [{ time: 9_000 + b, fields: { x: b } }]);
+    const put = objects.put.bind(objects);
+    const spy = jest.spyOn(objects, 'put').mockImplementation(async (key, body) => {
+      await put(key, body);
+      if (key.includes('.merged.')) registry.remove('doomed'); // deleted between the put and the swap
+    });
+    expect(await merger.mergeAll()).toEqual({ merged: 0, replaced: 0 });
+    spy.mockRestore();
+    expect((await objects.list(`blocks/${id}/`)).some((k) => k.includes('.merged.'))).toBe(false);
+    expect(await metastore.blocks.listBlocks(id)).toHaveLength(3);
+  }, 60_000);
+
+  it('sweeps block objects that no registered block refers to', async () => {
+    const id = registry.getByName('small')!.id;
+    await objects.put(`blocks/${id}/orphan.merged.qblk`, new Uint8Array([1, 2, 3]));
+    const live = blocks.list(id).map((b) => b.objectKey);
+    expect(await merger.sweepOrphans()).toBeGreaterThanOrEqual(1);
+    const keys = await objects.list(`blocks/${id}/`);
+    expect(keys).not.toContain(`blocks/${id}/orphan.merged.qblk`);
+    for (const key of live) expect(keys).toContain(key);
+  }, 60_000);
+});
