@@ -22,6 +22,8 @@ export interface ScalarSeries {
   readonly kind: 'scalar';
   readonly metric: string;
   readonly tags: MetricTags;
+  /** The metric's UCUM unit from OTLP (`ms`, `By`), when known. */
+  readonly unit?: string | null;
   readonly times: Float64Array;
   readonly values: Float64Array;
 }
@@ -45,6 +47,8 @@ export interface HistogramSeries {
   readonly kind: 'histogram';
   readonly metric: string;
   readonly tags: MetricTags;
+  /** The metric's UCUM unit from OTLP, when known. */
+  readonly unit?: string | null;
   readonly temporality: MetricTemporality;
   /** Ascending by `time`, unique times. */
   readonly points: readonly HistogramPoint[];

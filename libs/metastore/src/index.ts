@@ -1,11 +1,16 @@
 export type { SqlDatabase } from './sql-database.port';
 export { SavepointTransaction, type TransactionHandle } from './savepoint-transaction';
 export { PgliteDatabase, SqlError } from './pglite-database.adapter';
+export { PgDatabase } from './pg-database.adapter';
 export { migrate, type MigrateResult } from './migrate';
 export { MIGRATIONS, type Migration } from './migrations';
 export * from './org.repository';
 export * from './user.repository';
 export * from './token.repository';
+export * from './role.repository';
+export * from './group.repository';
 export * from './dataset.repository';
 export * from './block.repository';
+export * from './metric-series.repository';
+export * from './resource.repository';
 export * from './metastore';

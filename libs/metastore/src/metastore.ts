@@ -1,9 +1,13 @@
 import { systemClock, type Clock } from '@quarry/common';
 import { BlockRepository } from './block.repository';
 import { DatasetRepository } from './dataset.repository';
+import { GroupRepository } from './group.repository';
 import { migrate } from './migrate';
+import { MetricSeriesRepository } from './metric-series.repository';
 import { OrgRepository } from './org.repository';
 import { PgliteDatabase } from './pglite-database.adapter';
+import { ResourceRepository } from './resource.repository';
+import { RoleRepository } from './role.repository';
 import type { SqlDatabase } from './sql-database.port';
 import { TokenRepository } from './token.repository';
 import { UserRepository } from './user.repository';
@@ -18,8 +22,14 @@ export class Metastore {
   readonly orgs: OrgRepository;
   readonly users: UserRepository;
   readonly tokens: TokenRepository;
+  /** RBAC roles and groups (`/v2/rbac`). */
+  readonly roles: RoleRepository;
+  readonly groups: GroupRepository;
   readonly datasets: DatasetRepository;
   readonly blocks: BlockRepository;
+  readonly metricSeries: MetricSeriesRepository;
+  /** Dashboards, views, virtual fields, starred queries, annotations, monitors, notifiers. */
+  readonly resources: ResourceRepository;
 
   private constructor(
     readonly db: SqlDatabase,
@@ -28,8 +38,12 @@ export class Metastore {
     this.orgs = new OrgRepository(db, clock);
     this.users = new UserRepository(db, clock);
     this.tokens = new TokenRepository(db, clock);
+    this.roles = new RoleRepository(db, clock);
+    this.groups = new GroupRepository(db, clock);
     this.datasets = new DatasetRepository(db, clock);
     this.blocks = new BlockRepository(db);
+    this.metricSeries = new MetricSeriesRepository(db);
+    this.resources = new ResourceRepository(db, clock);
   }
 
   /** Opens the embedded PGlite database (`null` = in memory, else a data directory) and migrates it. */

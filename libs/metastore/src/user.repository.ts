@@ -2,9 +2,9 @@ import { conflict, newId, notFound, systemClock, type Clock } from '@quarry/comm
 import type { SqlDatabase } from './sql-database.port';
 import { isoOf } from './sql-values';
 
-export type UserRole = 'owner' | 'admin' | 'user' | 'none';
+export type UserRole = 'owner' | 'admin' | 'user' | 'read-only' | 'none';
 
-export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'user', 'none'];
+export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'user', 'read-only', 'none'];
 
 export interface UserRecord {
   id: string;

@@ -200,6 +200,26 @@ describe('runMpl', () => {
   });
 });
 
+describe('metadata.unit', () => {
+  const withUnit = (metric: string, unit: string | null) => ({
+    ...scalar(metric, { host: 'a' }, [[0, 1]]),
+    unit,
+  });
+  const units = sourceOf('u', withUnit('lat', 'ms'), withUnit('size', 'By'), withUnit('bare', null));
+  const unitOf = async (mpl: string) =>
+    (
+      renderMpl(await runMpl(mpl, { source: units, startSec: 0, endSec: 60, nowSec: 60 }), 'metrics-v2') as {
+        metadata: { unit: string };
+      }
+    ).metadata.unit;
+
+  it('is the OTLP unit of the series read, and empty when they disagree or have none', async () => {
+    expect(await unitOf('u:lat | align to 1m using avg')).toBe('ms');
+    expect(await unitOf('(u:lat, u:size) | compute x using +')).toBe('');
+    expect(await unitOf('u:bare | align to 1m using avg')).toBe('');
+  });
+});
+
 describe('validateMpl and datasetsOfMpl', () => {
   it('returns [] for a valid query and one diagnostic with position otherwise', () => {
     expect(validateMpl('ds:m | align to 5m using avg')).toEqual([]);

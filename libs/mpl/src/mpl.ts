@@ -85,6 +85,7 @@ export async function runMpl(text: string, options: MplRunOptions): Promise<MplR
     intervalSeconds,
     warnings: params.unusedSupplied.map((p) => `param__${p} was supplied but not declared`),
     pointsRead: 0,
+    units: new Set(),
   };
   const frame = await executeQuery(file.query, ctx);
   expandHistograms(frame); // histograms that reach the output are shown as their scalar sub-series
@@ -94,6 +95,8 @@ export async function runMpl(text: string, options: MplRunOptions): Promise<MplR
     series,
     groupKeys: frame.groupKeys ?? [],
     customUnit: unit && unit.kind !== 'ident' ? String(unit.value) : unit?.name,
+    // One unit when every source series agrees (a compute over ms and By has none).
+    unit: ctx.units.size === 1 ? [...ctx.units][0] : undefined,
     warnings: ctx.warnings,
     stats: { pointsRead: ctx.pointsRead, seriesReturned: series.length },
   };

@@ -34,7 +34,7 @@ export function renderMpl(result: MplResult, format: MplFormat): unknown {
   const metadata = {
     group_keys: result.groupKeys,
     warnings: result.warnings,
-    unit: '',
+    unit: result.unit ?? '',
     custom_unit: result.customUnit ?? '',
     ignore_unit: false,
   };

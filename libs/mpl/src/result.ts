@@ -24,6 +24,8 @@ export interface MplResult {
   groupKeys: string[];
   /** `set custom_unit = "...";` */
   customUnit?: string;
+  /** The OTLP unit of the series read, when they all share one. */
+  unit?: string;
   warnings: string[];
   stats: { pointsRead: number; seriesReturned: number };
 }

@@ -84,7 +84,8 @@ export function metastoreContract(factory: SqlDatabaseFactory): void {
 
     beforeEach(async () => {
       // One database per suite (opening one costs ~0.4 s); tests start from empty tables instead.
-      await db.exec(`TRUNCATE ${ALL_TABLES}`);
+      // CASCADE: tables of later migrations (RBAC memberships, ...) reference users and datasets.
+      await db.exec(`TRUNCATE ${ALL_TABLES} CASCADE`);
       clock.ms = Date.UTC(2024, 4, 1, 12);
     });
 

@@ -40,6 +40,8 @@ export interface ExecContext {
   intervalSeconds: number;
   warnings: string[];
   pointsRead: number;
+  /** Units of the source series read (metadata.unit when they agree). */
+  units: Set<string>;
 }
 
 export function datasetOf(source: SourceNode, params: ParamValues): string {
@@ -116,6 +118,7 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
     tagPredicate: pushable && predicates.length > 0 ? (tags) => passes(tags) : undefined,
   });
   for await (const series of iterable) {
+    if (series.unit) ctx.units.add(series.unit);
     if (q.sample !== undefined && q.sample < 1 && !(sampleHash(series.metric, series.tags) < q.sample))
       continue;
     if (series.kind === 'scalar') {

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { forbidden, sha256Hex, unauthenticated } from '@quarry/common';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
-import { allDatasetCapabilities, allOrgCapabilities } from './capabilities';
 import type { AccessRule } from './access.decorator';
 import type { Principal } from './principal';
+import { builtInRoleCapabilities, roleCapabilities, unionCapabilities } from './role-capabilities';
 
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
@@ -69,7 +69,10 @@ export class AuthService {
     return principal;
   }
 
-  /** Forget cached principals (after a token or role change). */
+  /**
+   * Forget cached principals. Called after every change that can alter what a token may do: tokens,
+   * users (role, deletion), roles and groups.
+   */
   invalidate(): void {
     this.cache.clear();
   }
@@ -84,6 +87,7 @@ export class AuthService {
     let principal: Principal | null = null;
     let tokenExpiresAtMs = Number.POSITIVE_INFINITY;
     if (token) {
+      // An expired token resolves to no principal: 401, exactly like an unknown one.
       tokenExpiresAtMs = token.expiresAt ? Date.parse(token.expiresAt) : Number.POSITIVE_INFINITY;
       if (tokenExpiresAtMs > now) principal = await this.principalOf(token);
     }
@@ -108,24 +112,14 @@ export class AuthService {
         datasetCapabilities: token.datasetCapabilities as Principal['datasetCapabilities'],
       };
     }
-    // A PAT acts with its user's rights. Until roles land (management issue), owners and admins hold
-    // every capability and other users can read and query.
+    // A PAT acts with its user's rights: the built-in role plus every custom role held directly or
+    // through a group. A user deleted meanwhile holds nothing.
     const user = await this.metastore.users.get(token.userId);
-    const role = user?.role ?? 'none';
-    if (role === 'owner' || role === 'admin') {
-      return {
-        ...base,
-        orgCapabilities: allOrgCapabilities(),
-        datasetCapabilities: allDatasetCapabilities(),
-      };
-    }
-    if (role === 'user') {
-      return {
-        ...base,
-        orgCapabilities: { datasets: ['read'], dashboards: ['read'], views: ['read'] },
-        datasetCapabilities: { '*': { query: ['read'], ingest: ['create'] } },
-      };
-    }
-    return { ...base, orgCapabilities: {}, datasetCapabilities: {} };
+    if (!user) return { ...base, orgCapabilities: {}, datasetCapabilities: {} };
+    const roles = await this.metastore.roles.rolesOfUser(user.id);
+    return {
+      ...base,
+      ...unionCapabilities([builtInRoleCapabilities(user.role), ...roles.map(roleCapabilities)]),
+    };
   }
 }

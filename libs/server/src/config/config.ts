@@ -22,6 +22,14 @@ export const CONFIG_VARIABLES = {
     default: './data',
     help: 'Directory for the ingest log, blocks and the embedded metastore.',
   },
+  QUARRY_METASTORE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres://user:password@host:port/database URL')
+      .optional(),
+    default: undefined,
+    help: 'PostgreSQL server for the metastore (cluster); unset = embedded PGlite in QUARRY_DATA_DIR/meta.',
+  },
   QUARRY_ROLES: {
     schema: z
       .string()
@@ -71,6 +79,21 @@ export const CONFIG_VARIABLES = {
     default: '1000',
     help: 'Rows returned by a raw-event query that sets no limit of its own.',
   },
+  QUARRY_METRICS_MAX_BODY_BYTES: {
+    schema: int(1024, 1024 * MiB),
+    default: String(4 * MiB),
+    help: 'Largest OTLP metrics body after decompression (POST /v1/metrics), in bytes; larger gets 413.',
+  },
+  QUARRY_METRICS_COMPACT_INTERVAL_MS: {
+    schema: int(50, 3_600_000),
+    default: '5000',
+    help: 'How often the metrics compactor turns logged points into blocks, in milliseconds.',
+  },
+  QUARRY_METRICS_MAX_QUERY_POINTS: {
+    schema: int(1000, 1_000_000_000),
+    default: '20000000',
+    help: 'Points one MPL query may read; a query reading more fails with 400 (bounds query memory).',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -84,6 +107,8 @@ export interface QuarryConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL URL of the metastore; undefined = embedded PGlite under `dataDir`. */
+  metastoreUrl?: string;
   roles: Role[];
   bootstrapToken?: string;
   bootstrapPat?: string;
@@ -92,6 +117,9 @@ export interface QuarryConfig {
   compactMaxTailRows: number;
   queryDefaultLimit: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  metricsMaxBodyBytes: number;
+  metricsCompactIntervalMs: number;
+  metricsMaxQueryPoints: number;
 }
 
 /** Parses the environment; throws one `invalid` error listing every problem. */
@@ -115,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     port: values.PORT as number,
     host: values.HOST as string,
     dataDir: path.resolve(values.QUARRY_DATA_DIR as string),
+    metastoreUrl: values.QUARRY_METASTORE_URL as string | undefined,
     roles: values.QUARRY_ROLES as Role[],
     bootstrapToken: values.QUARRY_BOOTSTRAP_TOKEN as string | undefined,
     bootstrapPat: values.QUARRY_BOOTSTRAP_PAT as string | undefined,
@@ -123,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     compactMaxTailRows: values.QUARRY_COMPACT_MAX_TAIL_ROWS as number,
     queryDefaultLimit: values.QUARRY_QUERY_DEFAULT_LIMIT as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
+    metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
+    metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,
+    metricsMaxQueryPoints: values.QUARRY_METRICS_MAX_QUERY_POINTS as number,
   };
 }
 

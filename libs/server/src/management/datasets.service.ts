@@ -58,7 +58,9 @@ export class DatasetsService {
         this.storage.catalog.forgetBlock(block.objectKey);
         await this.storage.objects.delete(block.objectKey);
       }
-      this.logger.log(`deleted dataset "${name}" and its ${blocks.length} blocks`);
+      // Metrics datasets: series catalog, point blocks and tail (after the registry forgot the dataset).
+      const metricBlocks = await this.storage.metrics.deleteDataset(dataset.id);
+      this.logger.log(`deleted dataset "${name}" and its ${blocks.length + metricBlocks} blocks`);
     });
   }
 }

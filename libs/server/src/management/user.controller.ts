@@ -1,13 +1,16 @@
-import { Controller, Get, Req } from '@nestjs/common';
+import { Controller, Get, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Inject } from '@nestjs/common';
-import { notFound } from '@quarry/common';
+import { invalid, notFound } from '@quarry/common';
+import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access } from '../auth/access.decorator';
 import { principalOf } from '../auth/auth.guard';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
+import { validateBody } from './openapi-validation';
+import { userView } from './users.controller';
 
-/** The current user (`GET /v2/user`, `GET /v1/user`). Answered for API tokens too: clients call it on setup. */
+/** The current user (`GET/PUT /v2/user`, `GET /v1/user`). Answered for API tokens too: clients call it on setup. */
 @Controller()
 export class UserController {
   constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
@@ -15,8 +18,17 @@ export class UserController {
   @Get('v2/user')
   @Access({ tokens: 'any', noOrgRequired: true })
   async currentV2(@Req() request: FastifyRequest) {
+    return userView(await this.currentUser(request));
+  }
+
+  /** Renames the caller's user (`{name}`). */
+  @Put('v2/user')
+  @Access({ tokens: 'any', noOrgRequired: true })
+  async renameV2(@Req() request: FastifyRequest) {
+    const body = validateBody<{ name: string }>('PUT /user', jsonBodyOf(request));
+    if (body.name.trim() === '') throw invalid('name: must not be empty', { code: 'user_invalid' });
     const user = await this.currentUser(request);
-    return { id: user.id, name: user.name, email: user.email, role: { id: user.role, name: user.role } };
+    return userView(await this.storage.metastore.users.update(user.id, { name: body.name }));
   }
 
   @Get('v1/user')

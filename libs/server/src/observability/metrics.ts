@@ -37,6 +37,12 @@ export class QuarryMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  readonly metricPoints = new Counter({
+    name: 'quarry_metrics_points_total',
+    help: 'OTLP metric data points received, by result (ingested or rejected).',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
   readonly rowsExamined = new Counter({
     name: 'quarry_query_rows_examined_total',
     help: 'Rows examined by queries.',
@@ -75,6 +81,16 @@ export class QuarryMetrics {
       'quarry_compactor_consecutive_failures',
       'Compaction attempts failed in a row (0 when healthy).',
       () => storage.compactor.consecutiveFailures,
+    );
+    gauge(
+      'quarry_metrics_series',
+      'Series in the metrics catalog.',
+      () => storage.metrics.store.stats.series,
+    );
+    gauge(
+      'quarry_metrics_tail_points',
+      'Acknowledged metric points not yet compacted into blocks.',
+      () => storage.metrics.store.stats.tailPoints,
     );
     gauge('quarry_ready', '1 when the log is replayed and the process accepts ingest.', () =>
       storage.ready ? 1 : 0,

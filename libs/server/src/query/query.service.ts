@@ -4,6 +4,7 @@ import type { FieldSchema } from '@quarry/contracts';
 import { referencedDatasets, runApl } from '@quarry/query';
 import { hasDatasetCapability } from '../auth/capabilities';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
+import { VirtualFieldCache } from '../management/vfields.cache';
 import type { Principal } from '../auth/principal';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -18,6 +19,7 @@ export class QueryService {
   constructor(
     @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
     private readonly metrics: QuarryMetrics,
+    private readonly virtualFields: VirtualFieldCache,
   ) {}
 
   async query(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
@@ -51,6 +53,7 @@ export class QueryService {
       nowMs,
       catalog: this.storage.catalog,
       defaultLimit: this.storage.config.queryDefaultLimit,
+      virtualFields: await this.virtualFields.current(),
     });
     this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();

@@ -3,9 +3,10 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { unavailable } from '@quarry/common';
 import { FileSegmentLog, type IngestLog } from '@quarry/log';
-import { Metastore } from '@quarry/metastore';
+import { Metastore, PgDatabase } from '@quarry/metastore';
 import { FsObjectStore, type ObjectStore } from '@quarry/objstore';
 import type { QuarryConfig } from '../config/config';
+import { MetricsRuntime } from '../metrics/metrics-runtime';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
 import { Compactor } from './compactor';
@@ -35,12 +36,16 @@ export class StorageRuntime {
     readonly compactor: Compactor,
     readonly catalog: StorageCatalog,
     private readonly lockFile: DataDirLock,
+    readonly metrics: MetricsRuntime,
   ) {}
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
     await fs.mkdir(config.dataDir, { recursive: true });
     const lockFile = DataDirLock.acquire(config.dataDir);
-    const metastore = await Metastore.open(path.join(config.dataDir, 'meta'));
+    // Cluster shape: a PostgreSQL server; standalone: PGlite embedded in the data directory.
+    const metastore = config.metastoreUrl
+      ? await Metastore.over(await PgDatabase.connect(config.metastoreUrl))
+      : await Metastore.open(path.join(config.dataDir, 'meta'));
     const log = await FileSegmentLog.open(path.join(config.dataDir, 'log'));
     const objects = await FsObjectStore.open(path.join(config.dataDir, 'objects'));
     const registry = await DatasetRegistry.load(metastore);
@@ -50,6 +55,12 @@ export class StorageRuntime {
     const lock = new AsyncMutex();
     const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
     const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    const metrics = await MetricsRuntime.open(
+      { dataDir: config.dataDir, maxPointsPerQuery: config.metricsMaxQueryPoints },
+      metastore,
+      objects,
+      (datasetId) => registry.getById(datasetId) !== undefined,
+    );
     return new StorageRuntime(
       config,
       metastore,
@@ -62,6 +73,7 @@ export class StorageRuntime {
       compactor,
       catalog,
       lockFile,
+      metrics,
     );
   }
 
@@ -69,10 +81,14 @@ export class StorageRuntime {
   async start(): Promise<void> {
     const started = Date.now();
     const replayed = await this.compactor.replay();
+    const replayedPoints = await this.metrics.replay();
     this.ready = true;
-    this.logger.log(`replayed ${replayed} uncompacted events from the log in ${Date.now() - started} ms`);
+    this.logger.log(
+      `replayed ${replayed} uncompacted events and ${replayedPoints} metric points in ${Date.now() - started} ms`,
+    );
     if (this.config.roles.includes('compactor')) {
       this.compactor.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
+      this.metrics.start(this.config.metricsCompactIntervalMs);
     }
   }
 
@@ -94,6 +110,7 @@ export class StorageRuntime {
 
   async close(): Promise<void> {
     await this.compactor.stop();
+    await this.metrics.close();
     await this.log.close();
     await this.metastore.close();
     this.lockFile.release();

@@ -1,0 +1,58 @@
+import * as fs from 'node:fs';
+import {
+  COVERAGE_DOC,
+  coverageOf,
+  e2eSources,
+  renderCoverage,
+  v2Operations,
+  type OperationCoverage,
+} from '../support/api-coverage';
+import { routeTable } from '../support/route-table';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * docs/api-coverage.md is generated from v2.json, the live route table and the e2e sources. This test
+ * regenerates it in memory: stale → fail (`UPDATE_DOCS=1` rewrites it), and every operation must be
+ * implemented or answered 501 with a reason.
+ */
+describe('API coverage (docs/api-coverage.md)', () => {
+  let server: TestServer;
+  let rows: OperationCoverage[];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    rows = coverageOf(v2Operations(), routeTable(server.quarry.app), e2eSources());
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('lists every v2.json operation', () => {
+    expect(rows.length).toBe(v2Operations().length);
+    expect(rows.length).toBeGreaterThan(60);
+  });
+
+  it('implements every operation or answers it 501 with a reason', () => {
+    expect(rows.filter((r) => r.status === 'missing').map((r) => r.operation)).toEqual([]);
+    for (const row of rows.filter((r) => r.status === 'not implemented (501)'))
+      expect(row.reason?.length ?? 0).toBeGreaterThan(10);
+  });
+
+  it('answers the 501 operations with 501 for real', async () => {
+    for (const row of rows.filter((r) => r.status === 'not implemented (501)')) {
+      const [method, path] = row.operation.split(' ');
+      const res = await server.request(method, path, { body: {} });
+      expect({ operation: row.operation, status: res.status }).toEqual({
+        operation: row.operation,
+        status: 501,
+      });
+    }
+  });
+
+  it('matches the committed document', () => {
+    const expected = renderCoverage(rows);
+    if (process.env.UPDATE_DOCS === '1') fs.writeFileSync(COVERAGE_DOC, expected);
+    const committed = fs.existsSync(COVERAGE_DOC) ? fs.readFileSync(COVERAGE_DOC, 'utf8') : '';
+    expect(committed).toBe(expected);
+  });
+});

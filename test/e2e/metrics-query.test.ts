@@ -1,0 +1,130 @@
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const T0 = 1_746_057_600; // 2025-05-01T00:00:00Z
+const RANGE = { startTime: '2025-05-01T00:00:00Z', endTime: '2025-05-01T01:00:00Z' };
+
+/** The MPL endpoint's HTTP contract: formats, body variants, params, the spec, and errors. */
+describe('POST /v1/query/_mpl', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await server.request('POST', '/v2/datasets', { body: { name: 'mq', kind: 'otel:metrics:v1' } });
+    await server.request('POST', '/v2/datasets', { body: { name: 'mq-events' } });
+    // Two gauge series, one point a minute for an hour: host a = minute index, host b = 100.
+    const point = (host: string, i: number) => ({
+      timeUnixNano: String(BigInt(T0 + 60 * i) * 1_000_000_000n),
+      asDouble: host === 'a' ? i : 100,
+      attributes: [{ key: 'host', value: { stringValue: host } }],
+    });
+    const res = await server.request('POST', '/v1/metrics', {
+      headers: { 'x-axiom-metrics-dataset': 'mq' },
+      body: {
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name: 'load',
+                    gauge: {
+                      dataPoints: Array.from({ length: 60 }, (_, i) => [point('a', i), point('b', i)]).flat(),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+  });
+  afterAll(() => server.close());
+
+  const query = (path: string, body: object, headers: Record<string, string> = {}) =>
+    server.request('POST', path, { body, headers });
+
+  it('answers metrics-v1, v2 (default) and v3 (by Accept) with their content types', async () => {
+    const mpl = 'mq:load | align to 30m using avg | group using max';
+    const v1 = await query('/v1/query/_mpl?format=metrics-v1', { mpl, ...RANGE });
+    expect(v1.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await v1.json()).toEqual([
+      { metric: 'load', tags: {}, start: T0, resolution: 1800, data: [100, 100] },
+    ]);
+
+    const v2 = await query('/v1/query/_mpl', {
+      mpl: 'mq:load | where host == "a" | align to 30m using avg',
+      ...RANGE,
+    });
+    expect(v2.headers.get('content-type')).toMatch(/^application\/vnd\.metrics\.v2\+json/);
+    const body = await v2.json();
+    expect(body.series).toEqual([
+      { metric: 'load', tags: { host: 'a' }, start: T0, resolution: 1800, data: [14.5, 44.5], summary: 44.5 },
+    ]);
+
+    const v3 = await query(
+      '/v1/query/_mpl',
+      { mpl, ...RANGE },
+      { Accept: 'application/vnd.metrics.v3+json' },
+    );
+    expect(v3.headers.get('content-type')).toMatch(/^application\/vnd\.metrics\.v3\+json/);
+    expect((await v3.json()).series[0].summary).toBeUndefined();
+  });
+
+  it('takes `apl` on the legacy path and params from the query string and the body', async () => {
+    const mpl = 'param $h: string; param $w: Duration; mq:load | where host == $h | align to $w using max';
+    const legacy = await query(`/v1/query/_metrics?format=metrics-v1&param__h=${encodeURIComponent('"a"')}`, {
+      apl: mpl,
+      ...RANGE,
+      params: { param__w: '1h' },
+    });
+    expect(legacy.status).toBe(200);
+    expect((await legacy.json()).map((s: { data: unknown }) => s.data)).toEqual([[59]]);
+  });
+
+  it('serves the language spec as Markdown on OPTIONS without a token', async () => {
+    const res = await fetch(`${server.url}/v1/query/_mpl`, {
+      method: 'OPTIONS',
+      headers: { Accept: 'text/markdown' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(await res.text()).toMatch(/MPL/);
+  });
+
+  it('answers 400 for bad queries and formats, 404 for unknown datasets, 403 without the capability', async () => {
+    expect((await query('/v1/query/_mpl', { mpl: 'mq:load | align to', ...RANGE })).status).toBe(400);
+    expect((await query('/v1/query/_mpl?format=csv', { mpl: 'mq:load', ...RANGE })).status).toBe(400);
+    expect((await query('/v1/query/_mpl', { ...RANGE })).status).toBe(400);
+    expect((await query('/v1/query/_mpl', { mpl: 'mq:load', startTime: 'yesterday' })).status).toBe(400);
+    expect((await query('/v1/query/_mpl', { mpl: 'nope:load', ...RANGE })).status).toBe(404);
+    expect((await query('/v1/query/_mpl', { mpl: '`mq-events`:load', ...RANGE })).status).toBe(400);
+    const unknownMetric = await query('/v1/query/_mpl', { mpl: 'mq:nothing', ...RANGE });
+    expect((await unknownMetric.json()).series).toEqual([]);
+
+    const pat = await query(
+      '/v1/query/_mpl',
+      { mpl: 'mq:load', ...RANGE },
+      {
+        Authorization: `Bearer ${server.pat}`,
+        'X-Axiom-Org-Id': server.orgId,
+      },
+    );
+    expect(pat.status).toBe(403);
+    const created = await server.request('POST', '/v2/tokens', {
+      body: { name: 'ingest-only', datasetCapabilities: { mq: { ingest: ['create'] } } },
+    });
+    const { token } = await created.json();
+    const denied = await query(
+      '/v1/query/_mpl',
+      { mpl: 'mq:load', ...RANGE },
+      { Authorization: `Bearer ${token}` },
+    );
+    expect(denied.status).toBe(403);
+    const info = await server.request('GET', '/v1/query/metrics/info/datasets/mq/metrics', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(info.status).toBe(403);
+  });
+});

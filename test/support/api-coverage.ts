@@ -1,0 +1,97 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { RouteEntry } from './route-table';
+
+/**
+ * The API coverage table (docs/api-coverage.md): every operation of libs/server/openapi/v2.json, whether
+ * the running app implements it or answers 501 on purpose (with the reason), and the e2e test files that
+ * cover it. A test file covers an operation when it contains the operation string exactly as
+ * `'GET /v2/rbac/roles/{id}'` (METHOD, one space, `/v2` + the OpenAPI path template, in quotes).
+ */
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const COVERAGE_DOC = path.join(ROOT, 'docs', 'api-coverage.md');
+const V2_JSON = path.join(ROOT, 'libs', 'server', 'openapi', 'v2.json');
+const E2E_DIR = path.join(ROOT, 'test', 'e2e');
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+export interface OperationCoverage {
+  /** `GET /v2/rbac/roles/{id}` */
+  operation: string;
+  status: 'implemented' | 'not implemented (501)' | 'missing';
+  reason?: string;
+  tests: string[];
+}
+
+/** `/v2/datasets/{dataset_id}/fields` and `/v2/datasets/:id/fields` → `/v2/datasets/{}/fields`. */
+const shapeOf = (p: string) => p.replace(/\{[^}]+\}|:[^/]+/g, '{}');
+
+export function v2Operations(): string[] {
+  const doc = JSON.parse(fs.readFileSync(V2_JSON, 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const ops: string[] = [];
+  for (const [route, methods] of Object.entries(doc.paths))
+    for (const method of Object.keys(methods))
+      if (METHODS.includes(method)) ops.push(`${method.toUpperCase()} /v2${route}`);
+  return ops;
+}
+
+/** e2e test file name → its text. */
+export function e2eSources(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const name of fs.readdirSync(E2E_DIR).sort())
+    if (name.endsWith('.test.ts')) files.set(name, fs.readFileSync(path.join(E2E_DIR, name), 'utf8'));
+  return files;
+}
+
+export function coverageOf(
+  operations: string[],
+  routes: RouteEntry[],
+  sources: Map<string, string>,
+): OperationCoverage[] {
+  const byShape = new Map(routes.map((r) => [`${r.method} ${shapeOf(r.path)}`, r]));
+  return operations.map((operation) => {
+    const [method, opPath] = operation.split(' ');
+    const route = byShape.get(`${method} ${shapeOf(opPath)}`);
+    const tests = [...sources]
+      .filter(([, text]) => ["'", '"', '`'].some((q) => text.includes(`${q}${operation}${q}`)))
+      .map(([name]) => name);
+    if (!route) return { operation, status: 'missing', tests };
+    if (route.notImplemented)
+      return { operation, status: 'not implemented (501)', reason: route.notImplemented, tests };
+    return { operation, status: 'implemented', tests };
+  });
+}
+
+export function renderCoverage(rows: OperationCoverage[]): string {
+  const count = (status: OperationCoverage['status']) => rows.filter((r) => r.status === status).length;
+  const untested = rows.filter((r) => r.tests.length === 0).length;
+  const lines = [
+    '# API coverage (generated)',
+    '',
+    "Every operation of `libs/server/openapi/v2.json` against the running app's route table. Regenerate with",
+    '`UPDATE_DOCS=1 npx jest test/e2e/api-coverage.test.ts`; the test fails when this file is stale. A test',
+    "file covers an operation when it contains the operation string in quotes, e.g. `'GET /v2/rbac/roles/{id}'`.",
+    '',
+    `Operations: ${rows.length}. Implemented: ${count('implemented')}. Answered 501 on purpose: ${count(
+      'not implemented (501)',
+    )}. Missing: ${count('missing')}. Without a covering test: ${untested}.`,
+    '',
+  ];
+  const table: string[][] = [];
+  for (const row of [...rows].sort((a, b) => a.operation.localeCompare(b.operation))) {
+    const status = row.reason ? `${row.status}: ${row.reason}` : row.status;
+    const tests = row.tests.length ? row.tests.map((t) => `\`${t}\``).join(', ') : '—';
+    table.push([`\`${row.operation}\``, status, tests]);
+  }
+  lines.push(...alignedTable(['Operation', 'Status', 'Tests'], table));
+  return lines.join('\n') + '\n';
+}
+
+/** A Markdown table with padded columns, as Prettier formats it (so `format:check` accepts the file). */
+function alignedTable(header: string[], body: string[][]): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, 3, ...body.map((r) => r[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+  return [line(header), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...body.map(line)];
+}
