@@ -50,6 +50,24 @@ describe('ingest and query over HTTP', () => {
     expect(list.map((d: { name: string }) => d.name)).toContain('e2e-shape');
   });
 
+  // Covers 'GET /v2/datasets/{dataset_id}' and 'PUT /v2/datasets/{dataset_id}'.
+  it('updates a dataset description, and answers 404 and 400 for unknown names and bad bodies', async () => {
+    await createDataset('e2e-update');
+    const put = await server.request('PUT', '/v2/datasets/e2e-update', {
+      body: { description: 'edge logs' },
+    });
+    expect(put.status).toBe(200);
+    expect((await put.json()).description).toBe('edge logs');
+    const got = await (await server.request('GET', '/v2/datasets/e2e-update')).json();
+    expect(got).toMatchObject({ name: 'e2e-update', description: 'edge logs' });
+    const unknown = await server.request('PUT', '/v2/datasets/e2e-nope', { body: { description: 'x' } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).message).toMatch(/not found/);
+    const bad = await server.request('PUT', '/v2/datasets/e2e-update', { body: { description: 42 } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toMatch(/description/);
+  });
+
   it('ingests NDJSON with the exact status and answers the very next query', async () => {
     await createDataset('e2e-ndjson');
     const body =

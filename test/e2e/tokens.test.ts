@@ -20,6 +20,7 @@ describe('/v2/tokens', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
+  // Covers 'POST /v2/tokens', 'GET /v2/tokens/{id}' and 'GET /v2/tokens'.
   it('creates a scoped token whose secret is shown once and whose capabilities are enforced', async () => {
     const res = await server.request('POST', '/v2/tokens', {
       body: {
@@ -49,6 +50,7 @@ describe('/v2/tokens', () => {
     expect(JSON.stringify(list)).not.toMatch(/xaat-/);
   });
 
+  // Covers 'POST /v2/tokens/{id}/regenerate'.
   it('regenerates: a new id and secret, the old token expires', async () => {
     const created = await (
       await server.request('POST', '/v2/tokens', {
@@ -69,6 +71,7 @@ describe('/v2/tokens', () => {
     expect(ids).not.toContain(created.id);
   });
 
+  // Covers 'DELETE /v2/tokens/{id}'.
   it('deletes: 204, then the token is gone and no longer authenticates', async () => {
     const created = await (
       await server.request('POST', '/v2/tokens', {

@@ -79,6 +79,26 @@ export const CONFIG_VARIABLES = {
     default: '1000',
     help: 'Rows returned by a raw-event query that sets no limit of its own.',
   },
+  QUARRY_QUERY_MAX_GROUPS: {
+    schema: int(1, 1_000_000_000),
+    default: '1000000',
+    help: 'Groups one summarize may produce; more fails the query with 400 (bounds query memory).',
+  },
+  QUARRY_QUERY_MAX_HELD_ROWS: {
+    schema: int(1, 2_000_000_000),
+    default: '20000000',
+    help: 'Rows one query may hold at once in sorts, join build sides and results; more fails with 400.',
+  },
+  QUARRY_COLUMN_CACHE_BYTES: {
+    schema: int(0, 1024 * 1024 * MiB),
+    default: String(512 * MiB),
+    help: 'Memory for decoded block columns shared by queries (estimated bytes); 0 disables the cache.',
+  },
+  QUARRY_MERGE_INTERVAL_MS: {
+    schema: int(100, 3_600_000),
+    default: '30000',
+    help: 'How often the compactor merges runs of small blocks into large ones, in milliseconds.',
+  },
   QUARRY_METRICS_MAX_BODY_BYTES: {
     schema: int(1024, 1024 * MiB),
     default: String(4 * MiB),
@@ -116,6 +136,10 @@ export interface QuarryConfig {
   compactIntervalMs: number;
   compactMaxTailRows: number;
   queryDefaultLimit: number;
+  queryMaxGroups: number;
+  queryMaxHeldRows: number;
+  columnCacheBytes: number;
+  mergeIntervalMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   metricsMaxBodyBytes: number;
   metricsCompactIntervalMs: number;
@@ -151,6 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     compactIntervalMs: values.QUARRY_COMPACT_INTERVAL_MS as number,
     compactMaxTailRows: values.QUARRY_COMPACT_MAX_TAIL_ROWS as number,
     queryDefaultLimit: values.QUARRY_QUERY_DEFAULT_LIMIT as number,
+    queryMaxGroups: values.QUARRY_QUERY_MAX_GROUPS as number,
+    queryMaxHeldRows: values.QUARRY_QUERY_MAX_HELD_ROWS as number,
+    columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
+    mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
     metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,

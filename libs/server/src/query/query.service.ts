@@ -5,6 +5,7 @@ import { referencedDatasets, runApl } from '@quarry/query';
 import { hasDatasetCapability } from '../auth/capabilities';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import { VirtualFieldCache } from '../management/vfields.cache';
+import { METRICS_DATASET_KIND } from '../metrics/metrics-datasets';
 import type { Principal } from '../auth/principal';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -39,7 +40,14 @@ export class QueryService {
     const format = parseFormat(formatParam);
     const nowMs = this.clock.nowMs();
     const request = parseAplRequest(body, nowMs);
-    for (const dataset of referencedDatasets(request.apl)) {
+    // Name patterns (`union logs*`, a leading `search`) expand only to event datasets this token may read;
+    // every dataset the query names explicitly is checked below.
+    const readable = this.storage.registry
+      .list()
+      .filter((d) => d.kind !== METRICS_DATASET_KIND)
+      .map((d) => d.name)
+      .filter((name) => hasDatasetCapability(principal.datasetCapabilities, name, 'query', 'read'));
+    for (const dataset of referencedDatasets(request.apl, readable)) {
       if (!hasDatasetCapability(principal.datasetCapabilities, dataset, 'query', 'read')) {
         throw forbidden(`this token lacks the query|read capability on dataset "${dataset}"`, {
           code: 'auth_forbidden',
@@ -54,6 +62,11 @@ export class QueryService {
       catalog: this.storage.catalog,
       defaultLimit: this.storage.config.queryDefaultLimit,
       virtualFields: await this.virtualFields.current(),
+      datasetNames: readable,
+      limits: {
+        maxGroups: this.storage.config.queryMaxGroups,
+        maxHeldRows: this.storage.config.queryMaxHeldRows,
+      },
     });
     this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();

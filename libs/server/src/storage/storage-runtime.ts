@@ -9,6 +9,7 @@ import type { QuarryConfig } from '../config/config';
 import { MetricsRuntime } from '../metrics/metrics-runtime';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
+import { BlockMerger } from './block-merger';
 import { Compactor } from './compactor';
 import { DatasetRegistry } from './dataset-registry';
 import { DataDirLock } from './data-dir-lock';
@@ -37,6 +38,7 @@ export class StorageRuntime {
     readonly catalog: StorageCatalog,
     private readonly lockFile: DataDirLock,
     readonly metrics: MetricsRuntime,
+    readonly merger: BlockMerger,
   ) {}
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
@@ -54,7 +56,13 @@ export class StorageRuntime {
     const tail = new TailBuffer();
     const lock = new AsyncMutex();
     const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
-    const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore, {
+      columnCacheBytes: config.columnCacheBytes,
+      fileCacheBytes: 128 * 1024 * 1024,
+    });
+    const merger = new BlockMerger(metastore, objects, registry, blocks, lock, (key) =>
+      catalog.forgetBlock(key),
+    );
     const metrics = await MetricsRuntime.open(
       { dataDir: config.dataDir, maxPointsPerQuery: config.metricsMaxQueryPoints },
       metastore,
@@ -74,6 +82,7 @@ export class StorageRuntime {
       catalog,
       lockFile,
       metrics,
+      merger,
     );
   }
 
@@ -87,7 +96,10 @@ export class StorageRuntime {
       `replayed ${replayed} uncompacted events and ${replayedPoints} metric points in ${Date.now() - started} ms`,
     );
     if (this.config.roles.includes('compactor')) {
+      // Only the compactor writes block objects, so only it may sweep the unreferenced ones.
+      await this.merger.sweepOrphans();
       this.compactor.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
+      this.merger.start(this.config.mergeIntervalMs);
       this.metrics.start(this.config.metricsCompactIntervalMs);
     }
   }
@@ -109,6 +121,7 @@ export class StorageRuntime {
   }
 
   async close(): Promise<void> {
+    await this.merger.stop();
     await this.compactor.stop();
     await this.metrics.close();
     await this.log.close();
