@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { formatRfc3339, notFound, systemClock, type Clock } from '@quarry/common';
-import type { IngestStatus } from '@quarry/contracts';
+import { batchFromEvents, type IngestStatus } from '@quarry/contracts';
 import {
   decodeBody,
   DEFAULT_INGEST_LIMITS,
@@ -73,9 +73,10 @@ export class IngestService {
     });
 
     if (parsed.events.length > 0) {
-      const record = { v: 1 as const, datasetId: dataset.id, sysTime: nowMs, events: parsed.events };
+      // The columns are built once: logged (v2 record), then kept in the tail for queries and compaction.
+      const record = { datasetId: dataset.id, sysTime: nowMs, batch: batchFromEvents(parsed.events, nowMs) };
       const [position] = await this.storage.log.append(dataset.id, [encodeLogRecord(record)]);
-      this.storage.tail.add({ ...position, datasetId: dataset.id, sysTime: nowMs, events: parsed.events });
+      this.storage.tail.add({ ...position, ...record });
     }
     const failedAt = formatRfc3339(nowMs);
     return {
