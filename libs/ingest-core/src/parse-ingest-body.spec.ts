@@ -345,4 +345,21 @@ describe('parseIngestBody: failures and limits', () => {
     expect(csv.events[0].fields.__proto__).toBe('1');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('gives field maps no inherited keys (they are fast objects, not Object.create(null), but as safe)', () => {
+    const { events } = parse('{"a":1}\n{"toString":"x","constructor":"y","hasOwnProperty":"z"}');
+    const [plain, named] = events.map((e) => e.fields);
+    for (const key of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf'])
+      expect(key in plain).toBe(false);
+    let chain: object | null = Object.getPrototypeOf(plain) as object | null;
+    while (chain !== null) {
+      expect(chain).not.toBe(Object.prototype);
+      expect(Object.getOwnPropertyNames(chain)).toEqual([]);
+      chain = Object.getPrototypeOf(chain) as object | null;
+    }
+    expect([named.toString, named.constructor, named.hasOwnProperty]).toEqual(['x', 'y', 'z']);
+    const keys: string[] = [];
+    for (const k in named) keys.push(k);
+    expect(keys).toEqual(['toString', 'constructor', 'hasOwnProperty']);
+  });
 });
