@@ -1,5 +1,7 @@
 import { internal } from '@quarry/common';
 
+const textEncoder = new TextEncoder();
+
 /** Growable little-endian byte buffer for encoding. */
 export class ByteWriter {
   private buf: Uint8Array;
@@ -48,6 +50,34 @@ export class ByteWriter {
       n = Math.floor(n / 0x80);
     }
     this.buf[this.length++] = n;
+  }
+
+  /**
+   * Varint UTF-8 byte length, then the bytes (lone surrogates become U+FFFD, as with TextEncoder). Short
+   * ASCII strings, most dictionary entries, are copied char by char without allocating: this runs once per
+   * distinct string of every column at ingest and in the compactor.
+   */
+  lengthPrefixedUtf8(s: string): void {
+    const n = s.length;
+    if (n < 0x80) {
+      this.ensure(1 + n);
+      const buf = this.buf;
+      const start = this.length + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[start + i] = c;
+      }
+      if (i === n) {
+        buf[this.length] = n;
+        this.length = start + n;
+        return;
+      }
+    }
+    const bytes = textEncoder.encode(s);
+    this.varint(bytes.length);
+    this.bytes(bytes);
   }
 
   finish(): Uint8Array {

@@ -16,8 +16,6 @@ const MAX_STRING_STAT = 64;
 /** Zigzag values must stay exact in float64 arithmetic. */
 const MAX_SAFE_ZIGZAG = 2 ** 53;
 
-const textEncoder = new TextEncoder();
-
 export function encodeColumn(column: Column, n: number): EncodedColumn {
   switch (column.kind) {
     case 'string':
@@ -133,9 +131,7 @@ function encodeDict(column: StringColumn, n: number): EncodedColumn {
   let max: string | undefined;
   for (let d = 0; d < used.length; d++) {
     const s = used[d];
-    const bytes = textEncoder.encode(s);
-    w.varint(bytes.length);
-    w.bytes(bytes);
+    w.lengthPrefixedUtf8(s);
     if (min === undefined || s < min) min = s;
     if (max === undefined || s > max) max = s;
   }
@@ -165,9 +161,7 @@ function encodeJson(values: readonly unknown[], n: number): EncodedColumn {
       w.varint(0);
       continue;
     }
-    const bytes = textEncoder.encode(JSON.stringify(v));
-    w.varint(bytes.length);
-    w.bytes(bytes);
+    w.lengthPrefixedUtf8(JSON.stringify(v));
   }
   return { encoding: 'json', payload: w.finish(), nullCount };
 }

@@ -136,17 +136,31 @@ export function batchFromEvents(
   const time = new Float64Array(n);
   const sys = new Float64Array(n);
   const fieldValues = new Map<string, unknown[]>();
+  // The previous event's field names and value arrays by position: events of one shape list their
+  // fields in the same order, so the name comparison replaces a map lookup per field (speed).
+  const shapeNames: string[] = [];
+  const shapeValues: unknown[][] = [];
   for (let i = 0; i < n; i++) {
     const event = events[i];
+    const fields = event.fields;
     time[i] = event.time;
     sys[i] = typeof sysTimes === 'number' ? sysTimes : sysTimes[i];
-    for (const name in event.fields) {
-      let vals = fieldValues.get(name);
-      if (!vals) {
-        vals = new Array(n).fill(null);
-        fieldValues.set(name, vals);
+    let j = 0;
+    for (const name in fields) {
+      let vals: unknown[];
+      if (j < shapeNames.length && shapeNames[j] === name) vals = shapeValues[j];
+      else {
+        let known = fieldValues.get(name);
+        if (!known) {
+          known = new Array(n).fill(null);
+          fieldValues.set(name, known);
+        }
+        vals = known;
+        shapeNames[j] = name;
+        shapeValues[j] = vals;
       }
-      vals[i] = event.fields[name];
+      vals[i] = fields[name];
+      j++;
     }
   }
   const columns = new Map<string, Column>();

@@ -5,5 +5,6 @@ export * from './dataset-source';
 export * from './query-result';
 export * from './blocks';
 export * from './column-builder';
+export * from './batch-concat';
 export * from './lazy-columns';
 export * from './metrics';

@@ -27,11 +27,46 @@ export class EventFailure {
   constructor(readonly reason: string) {}
 }
 
+/**
+ * The field map of a normalized event: an object whose prototype (`fieldMapPrototype`) has no properties
+ * and a null prototype itself, so like an `Object.create(null)` map, `__proto__`, `constructor` and
+ * `toString` are plain keys that can never reach `Object.prototype`. Unlike `Object.create(null)`, which
+ * V8 keeps in slow dictionary mode, these objects get hidden classes: events of one shape share one, and
+ * setting, `in` and `for…in` over their fields (normalization, building columns) stay fast.
+ */
+const fieldMapPrototype: object = Object.freeze(Object.create(null) as object);
+function newFieldMap(): Record<string, FieldValue> {
+  return Object.create(fieldMapPrototype) as Record<string, FieldValue>;
+}
+
 /** Mutable state of one event's flattening (kept in one object to avoid closures in the hot path). */
 interface FlattenState {
   out: Record<string, FieldValue>;
   count: number;
   error: string | null;
+  /**
+   * The timestamp field (`timestampField`) and `_time`, kept out of `out` while flattening: deleting them
+   * afterwards would turn every field map into a slow dictionary-mode object. They count as fields until
+   * the time is resolved, exactly as if they had been set and deleted.
+   */
+  timestampName: string;
+  hasTimestamp: boolean;
+  timestamp: FieldValue;
+  hasTime: boolean;
+  time: FieldValue;
+}
+
+function newFlattenState(timestampName: string): FlattenState {
+  return {
+    out: newFieldMap(),
+    count: 0,
+    error: null,
+    timestampName,
+    hasTimestamp: false,
+    timestamp: null,
+    hasTime: false,
+    time: null,
+  };
 }
 
 /**
@@ -52,7 +87,7 @@ export function normalizeRecord(
     if (isPlainObject(record.labels)) groupLabels = record.labels;
     groupTime = record.time;
   }
-  const state: FlattenState = { out: Object.create(null), count: 0, error: null };
+  const state = newFlattenState(ctx.timestampField);
   flattenInto(source, '', 1, state, ctx);
   if (state.error !== null) return new EventFailure(state.error);
   if (groupLabels) {
@@ -67,22 +102,17 @@ export function normalizeRecord(
   if (groupTime !== undefined && groupTime !== null) {
     rawTime = groupTime;
     timeName = 'time';
-  } else if (Object.prototype.hasOwnProperty.call(fields, ctx.timestampField)) {
-    rawTime = fields[ctx.timestampField];
-  } else if (Object.prototype.hasOwnProperty.call(fields, TIME_FIELD)) {
+  } else if (state.hasTimestamp) {
+    rawTime = state.timestamp;
+  } else if (state.hasTime) {
     // A custom timestamp field absent from this event: fall back to `_time` rather than to now.
-    rawTime = fields[TIME_FIELD];
+    rawTime = state.time;
     timeName = TIME_FIELD;
   }
-  // `_time` is the system column; a user field of that name cannot exist next to it.
-  if (ctx.timestampField in fields) {
-    delete fields[ctx.timestampField];
-    state.count--;
-  }
-  if (TIME_FIELD in fields) {
-    delete fields[TIME_FIELD];
-    state.count--;
-  }
+  // `_time` is the system column; a user field of that name cannot exist next to it. Neither name was
+  // put in `fields` (see FlattenState); they stop counting as fields here.
+  if (state.hasTimestamp) state.count--;
+  if (state.hasTime) state.count--;
   if (rawTime !== undefined && rawTime !== null) {
     const parsed = parseTimestamp(rawTime, ctx.timestampFormat);
     if (parsed === null) return new EventFailure(timeFailure(timeName, rawTime, ctx.timestampFormat));
@@ -157,7 +187,10 @@ function setField(name: string, value: FieldValue, state: FlattenState, limits: 
     state.error = `field "${shorten(name, 64)}": name is ${Buffer.byteLength(name, 'utf8')} bytes; the limit is ${limits.maxFieldNameBytes}`;
     return false;
   }
-  if (!(name in state.out)) {
+  const isTimestamp = name === state.timestampName;
+  const isTime = !isTimestamp && name === TIME_FIELD;
+  const isNew = isTimestamp ? !state.hasTimestamp : isTime ? !state.hasTime : !(name in state.out);
+  if (isNew) {
     state.count++;
     if (state.count > limits.maxFieldsPerEvent + 1) {
       // Stop early: an object with a million keys should not cost a million field writes.
@@ -165,7 +198,13 @@ function setField(name: string, value: FieldValue, state: FlattenState, limits: 
       return false;
     }
   }
-  state.out[name] = value;
+  if (isTimestamp) {
+    state.hasTimestamp = true;
+    state.timestamp = value;
+  } else if (isTime) {
+    state.hasTime = true;
+    state.time = value;
+  } else state.out[name] = value;
   return true;
 }
 
@@ -263,10 +302,10 @@ export function prepareLabels(
   ctx: Omit<NormalizeContext, 'labels'>,
 ): Record<string, FieldValue> | null {
   if (!labels) return null;
-  const state: FlattenState = { out: Object.create(null), count: 0, error: null };
+  // Only `_time` is set aside (and dropped): labels named like a custom timestamp field stay labels.
+  const state = newFlattenState(TIME_FIELD);
   flattenInto(labels, '', 1, state, { ...ctx, labels: null });
   if (state.error !== null)
     throw invalid(`X-Axiom-Event-Labels: ${state.error}`, { code: 'ingest_labels_invalid' });
-  delete state.out[TIME_FIELD];
   return Object.keys(state.out).length > 0 ? state.out : null;
 }

@@ -345,4 +345,33 @@ describe('parseIngestBody: failures and limits', () => {
     expect(csv.events[0].fields.__proto__).toBe('1');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('takes the time from flattened names (last occurrence wins) and keeps neither time name as a field', () => {
+    const body = [
+      '{"a":{"b":"2024-05-01T00:00:01Z"},"_time":"2024-05-01T00:00:02Z","c":1}',
+      '{"a.b":"2024-05-01T00:00:03Z","a":{"b":"2024-05-01T00:00:04Z"}}',
+      '{"_time":"2024-05-01T00:00:05Z","d":true}',
+    ].join('\n');
+    const { events, failures } = parse(body, { timestampField: 'a.b' });
+    expect(failures).toEqual([]);
+    expect(events.map((e) => e.time)).toEqual([1, 4, 5].map((s) => Date.UTC(2024, 4, 1, 0, 0, s)));
+    expect(events.map((e) => Object.keys(e.fields))).toEqual([['c'], [], ['d']]);
+  });
+
+  it('gives field maps no inherited keys (they are fast objects, not Object.create(null), but as safe)', () => {
+    const { events } = parse('{"a":1}\n{"toString":"x","constructor":"y","hasOwnProperty":"z"}');
+    const [plain, named] = events.map((e) => e.fields);
+    for (const key of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf'])
+      expect(key in plain).toBe(false);
+    let chain: object | null = Object.getPrototypeOf(plain) as object | null;
+    while (chain !== null) {
+      expect(chain).not.toBe(Object.prototype);
+      expect(Object.getOwnPropertyNames(chain)).toEqual([]);
+      chain = Object.getPrototypeOf(chain) as object | null;
+    }
+    expect([named.toString, named.constructor, named.hasOwnProperty]).toEqual(['x', 'y', 'z']);
+    const keys: string[] = [];
+    for (const k in named) keys.push(k);
+    expect(keys).toEqual(['toString', 'constructor', 'hasOwnProperty']);
+  });
 });

@@ -94,6 +94,24 @@ describe('parseCanonicalUtc (fast path)', () => {
     }
   });
 
+  it('refuses exactly the days a month does not have, leap years included (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (year, month, day) => {
+          const pad = (n: number, w: number) => String(n).padStart(w, '0');
+          const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T12:34:56.5Z`;
+          const exists = new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+          expect(parseCanonicalUtc(text)).toBe(exists ? parseRfc3339(text) : null);
+        },
+      ),
+    );
+    expect(parseCanonicalUtc('2000-02-29T00:00:00Z')).toBe(Date.UTC(2000, 1, 29));
+    expect(parseCanonicalUtc('1900-02-29T00:00:00Z')).toBeNull();
+  });
+
   it('agrees with the general parser on random instants (property)', () => {
     fc.assert(
       fc.property(

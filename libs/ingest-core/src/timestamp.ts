@@ -98,10 +98,30 @@ export function parseCanonicalUtc(text: string): number | null {
     return null;
   }
   if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  // Date.UTC rolls Feb 30 over to March; the general parser is the judge of such dates.
-  if (new Date(ms).getUTCDate() !== day) return null;
+  // Feb 30 and the like: the general parser is the judge of such dates.
+  if (day > daysInMonth(year, month)) return null;
+  const ms = daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
   return roundMicros(ms + micros / 1000);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS_IN_MONTH[month - 1];
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+}
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (year >= 0), by H. Hinnant's `days_from_civil`:
+ * the same value as `Date.UTC(...) / 86400000` without a Date per event.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 /** The decimal value of `count` digits at `start`, or -1 when one is not a digit. */

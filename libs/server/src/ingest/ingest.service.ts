@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { formatRfc3339, notFound, systemClock, type Clock } from '@quarry/common';
-import type { IngestStatus } from '@quarry/contracts';
+import { batchFromEvents, type ColumnBatch, type IngestStatus } from '@quarry/contracts';
 import {
   decodeBody,
   DEFAULT_INGEST_LIMITS,
@@ -60,31 +60,48 @@ export class IngestService {
     const labels = parseEventLabels(request.labelsHeader);
     const decoded = await decodeBody(request.body, request.contentEncoding, DEFAULT_INGEST_LIMITS);
     const nowMs = this.clock.nowMs();
-    const parsed = parseIngestBody(decoded, {
-      contentType: request.contentType,
-      timestampField: request.timestampField || undefined,
-      timestampFormat: request.timestampFormat || undefined,
-      csvDelimiter: request.csvDelimiter || undefined,
-      csvFields: request.csvFieldsHeader,
-      labels,
-      mapFields: dataset.mapFields,
-      nowMs,
-      limits: DEFAULT_INGEST_LIMITS,
-    });
-
-    if (parsed.events.length > 0) {
-      const record = { v: 1 as const, datasetId: dataset.id, sysTime: nowMs, events: parsed.events };
+    const { status, batch } = parseToBatch(request, decoded, labels, dataset.mapFields, nowMs);
+    if (batch !== null) {
+      // The columns are built once: logged (v2 record), then kept in the tail for queries and compaction.
+      const record = { datasetId: dataset.id, sysTime: nowMs, batch };
       const [position] = await this.storage.log.append(dataset.id, [encodeLogRecord(record)]);
-      this.storage.tail.add({ ...position, datasetId: dataset.id, sysTime: nowMs, events: parsed.events });
+      this.storage.tail.add({ ...position, ...record });
     }
-    const failedAt = formatRfc3339(nowMs);
-    return {
-      ingested: parsed.events.length,
-      failed: parsed.failures.length,
-      failures: parsed.failures.map((f) => ({ timestamp: failedAt, error: f.error })),
-      processedBytes: processedBytesFor(decoded, request.labelsHeader),
-      blocksCreated: 0,
-      walLength: parsed.events.length,
-    };
+    return status;
   }
+}
+
+/**
+ * Parses and normalizes the body and builds its column batch. Synchronous and separate from the request's
+ * async flow on purpose: only the batch is referenced across the fsync wait, so the per-event objects die
+ * young instead of being promoted to the old generation.
+ */
+function parseToBatch(
+  request: IngestRequest,
+  decoded: Buffer,
+  labels: Record<string, unknown> | null,
+  mapFields: Iterable<string>,
+  nowMs: number,
+): { status: IngestStatus; batch: ColumnBatch | null } {
+  const parsed = parseIngestBody(decoded, {
+    contentType: request.contentType,
+    timestampField: request.timestampField || undefined,
+    timestampFormat: request.timestampFormat || undefined,
+    csvDelimiter: request.csvDelimiter || undefined,
+    csvFields: request.csvFieldsHeader,
+    labels,
+    mapFields,
+    nowMs,
+    limits: DEFAULT_INGEST_LIMITS,
+  });
+  const failedAt = formatRfc3339(nowMs);
+  const status: IngestStatus = {
+    ingested: parsed.events.length,
+    failed: parsed.failures.length,
+    failures: parsed.failures.map((f) => ({ timestamp: failedAt, error: f.error })),
+    processedBytes: processedBytesFor(decoded, request.labelsHeader),
+    blocksCreated: 0,
+    walLength: parsed.events.length,
+  };
+  return { status, batch: parsed.events.length > 0 ? batchFromEvents(parsed.events, nowMs) : null };
 }

@@ -1,12 +1,19 @@
+import { encodeBlock } from '@quarry/block-format';
 import { MemoryIngestLog } from '@quarry/log';
 import { Metastore } from '@quarry/metastore';
 import { MemoryObjectStore } from '@quarry/objstore';
-import { emptyScanStats, valueAt, type IngestLogRecord } from '@quarry/contracts';
+import {
+  batchFromEvents,
+  emptyScanStats,
+  valueAt,
+  type IngestLogRecord,
+  type NormalizedEvent,
+} from '@quarry/contracts';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
 import { Compactor } from './compactor';
 import { DatasetRegistry } from './dataset-registry';
-import { encodeLogRecord } from './log-codec';
+import { encodeLogRecord, encodeLogRecordV1 } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
 
@@ -37,15 +44,23 @@ describe('Compactor', () => {
     return { registry, blocks, tail, compactor, catalog };
   }
 
+  /** Appends a v2 record as ingest does and returns the tail entry ingest would add. */
   async function append(datasetId: string, values: number[]) {
+    const events: NormalizedEvent[] = values.map((n, i) => ({ time: 1000 + i, fields: { n } }));
+    const record = { datasetId, sysTime: 1, batch: batchFromEvents(events, 1) };
+    const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
+    return { ...position, ...record };
+  }
+
+  /** Appends a v1 (JSON) record, as versions before the columnar record wrote them. */
+  async function appendV1(datasetId: string, values: number[]) {
     const record: IngestLogRecord = {
       v: 1,
       datasetId,
       sysTime: 1,
-      events: values.map((n, i) => ({ time: 1000 + i, fields: { n } })),
+      events: values.map((n, i) => ({ time: 2000 + i, fields: { n } })),
     };
-    const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
-    return { ...position, datasetId, sysTime: 1, events: record.events };
+    await log.append(datasetId, [encodeLogRecordV1(record)]);
   }
 
   async function sumOf(catalog: StorageCatalog, name: string): Promise<{ rows: number; sum: number }> {
@@ -101,22 +116,91 @@ describe('Compactor', () => {
     expect(first.tail.rows).toBe(0);
     expect(await sumOf(first.catalog, 'keep')).toEqual({ rows: 3, sum: 6 }); // now from the block
 
-    // More data, then a "restart": a new process state replays only what was not compacted.
+    // More data (one record in the old v1 JSON format), then a "restart": a new process state replays
+    // only what was not compacted.
     await append(keep.id, [10, 20]);
+    await appendV1(keep.id, [7]);
     await metastore.datasets.delete(gone.id);
     await append(gone.id, [1000]); // a straggler for a deleted dataset
     const second = await boot();
-    expect(await second.compactor.replay()).toBe(2);
-    expect(await sumOf(second.catalog, 'keep')).toEqual({ rows: 5, sum: 36 });
+    expect(await second.compactor.replay()).toBe(3);
+    expect(await sumOf(second.catalog, 'keep')).toEqual({ rows: 6, sum: 43 });
     await second.compactor.flush();
-    expect(await metastore.blocks.committedOffset(0)).toBe(4);
+    expect(await metastore.blocks.committedOffset(0)).toBe(5);
     expect(second.tail.rows).toBe(0);
-    expect(await sumOf(second.catalog, 'keep')).toEqual({ rows: 5, sum: 36 });
+    expect(await sumOf(second.catalog, 'keep')).toEqual({ rows: 6, sum: 43 });
     expect((await metastore.blocks.listBlocks(keep.id)).length).toBe(2);
 
     // Replaying an already committed range again changes nothing.
     const third = await boot();
     expect(await third.compactor.replay()).toBe(0);
-    expect(await sumOf(third.catalog, 'keep')).toEqual({ rows: 5, sum: 36 });
+    expect(await sumOf(third.catalog, 'keep')).toEqual({ rows: 6, sum: 43 });
+  }, 60_000);
+
+  it('builds the same block from the tail batches as from the log records (v1 and v2) as from the events', async () => {
+    const dataset = await metastore.datasets.create({
+      name: 'same',
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    const withTail = await boot();
+    expect(await withTail.compactor.replay()).toBe(0);
+
+    // Out of time order across records, kinds that change between records, nulls, nested values.
+    const records: { sysTime: number; events: NormalizedEvent[] }[] = [
+      {
+        sysTime: 5,
+        events: [
+          { time: 3000, fields: { a: 1, s: 'x', m: 'one', d: [1] } },
+          { time: 1000, fields: { a: 2, s: null } },
+        ],
+      },
+      { sysTime: 6, events: [{ time: 2000, fields: { a: 2.5, s: 'y', m: 7, b: true } }] },
+      { sysTime: 7, events: [{ time: 1000, fields: { a: 3, s: 'x', d: { k: 'v' } } }] },
+    ];
+    for (const [i, r] of records.entries()) {
+      const batch = batchFromEvents(r.events, r.sysTime);
+      const payload =
+        i === 2
+          ? encodeLogRecordV1({ v: 1, datasetId: dataset.id, sysTime: r.sysTime, events: r.events })
+          : encodeLogRecord({ datasetId: dataset.id, sysTime: r.sysTime, batch });
+      const [position] = await log.append(dataset.id, [payload]);
+      // Record 1 stays out of memory (a late ingest continuation): decoded from the log.
+      if (i !== 1) withTail.tail.add({ ...position, datasetId: dataset.id, sysTime: r.sysTime, batch });
+    }
+    const fromLog = await boot();
+    expect(await fromLog.compactor.replay()).toBe(4);
+    fromLog.tail.dropDataset(dataset.id); // nothing in memory: every record is decoded from the log
+
+    const uploads: Uint8Array[] = [];
+    const put = objects.put.bind(objects);
+    const putSpy = jest.spyOn(objects, 'put').mockImplementation(async (key, bytes) => {
+      uploads.push(bytes);
+      return put(key, bytes);
+    });
+    const registerSpy = jest
+      .spyOn(metastore.blocks, 'registerBlocks')
+      .mockRejectedValueOnce(new Error('stop before commit'));
+    await expect(fromLog.compactor.flush()).rejects.toThrow('stop before commit');
+    registerSpy.mockRestore();
+    await withTail.compactor.flush();
+    putSpy.mockRestore();
+
+    // What the compactor built from JSON events before the columnar log record: sorted events, one batch.
+    const all = records.flatMap((r) => r.events.map((e) => ({ e, sysTime: r.sysTime })));
+    const sorted = all.map((x, i) => ({ ...x, i })).sort((x, y) => x.e.time - y.e.time || x.i - y.i);
+    const expected = encodeBlock(
+      batchFromEvents(
+        sorted.map((x) => x.e),
+        sorted.map((x) => x.sysTime),
+      ),
+    );
+    expect(uploads).toHaveLength(2);
+    expect(Buffer.from(uploads[0]).equals(Buffer.from(expected))).toBe(true);
+    expect(Buffer.from(uploads[1]).equals(Buffer.from(expected))).toBe(true);
+    const [block] = await metastore.blocks.listBlocks(dataset.id);
+    expect([block.rowCount, block.minTime, block.maxTime]).toEqual([4, 1000, 3000]);
+    expect(withTail.tail.rows).toBe(0);
   }, 60_000);
 });

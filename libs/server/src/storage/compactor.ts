@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { encodeBlock } from '@quarry/block-format';
 import {
-  batchFromEvents,
   blockIdFor,
+  concatEventBatches,
+  selectRows,
+  timeOrder,
+  TIME_FIELD,
   wireTypeOfKind,
   type BlockRecord,
-  type IngestLogRecord,
-  type NormalizedEvent,
+  type ColumnBatch,
 } from '@quarry/contracts';
 import type { IngestLog } from '@quarry/log';
 import type { Metastore } from '@quarry/metastore';
@@ -68,9 +70,9 @@ export class Compactor {
             offset: record.offset,
             datasetId: payload.datasetId,
             sysTime: payload.sysTime,
-            events: payload.events,
+            batch: payload.batch,
           });
-          replayed += payload.events.length;
+          replayed += payload.batch.length;
         }
         offset = record.offset + 1;
       }
@@ -130,27 +132,23 @@ export class Compactor {
     const firstOffset = records[0].offset;
     const lastOffset = records[records.length - 1].offset;
 
-    const perDataset = new Map<string, { events: NormalizedEvent[]; sysTimes: number[] }>();
+    // Normally every record is in the tail (ingest and replay put it there) and nothing is decoded; a
+    // record is missing when its ingest continuation has not run yet, or its dataset was deleted.
+    const perDataset = new Map<string, ColumnBatch[]>();
     for (const record of records) {
-      const payload: IngestLogRecord = decodeLogRecord(record.payload);
-      if (!this.registry.getById(payload.datasetId)) continue; // dataset deleted since
-      const group = perDataset.get(payload.datasetId) ?? { events: [], sysTimes: [] };
-      for (const event of payload.events) {
-        group.events.push(event);
-        group.sysTimes.push(payload.sysTime);
-      }
-      perDataset.set(payload.datasetId, group);
+      const { datasetId, batch } =
+        this.tail.at(record.partition, record.offset) ?? decodeLogRecord(record.payload);
+      if (!this.registry.getById(datasetId)) continue; // dataset deleted since
+      const group = perDataset.get(datasetId);
+      if (group) group.push(batch);
+      else perDataset.set(datasetId, [batch]);
     }
 
     const registered: BlockRecord[] = [];
     const fieldUpdates: { datasetId: string; fields: { name: string; type: string }[] }[] = [];
     let rows = 0;
-    for (const [datasetId, group] of perDataset) {
-      const order = sortByTime(group.events);
-      const events = order.map((i) => group.events[i]);
-      const sysTimes = order.map((i) => group.sysTimes[i]);
-      const batch = batchFromEvents(events, sysTimes);
-      const bytes = encodeBlock(batch);
+    for (const [datasetId, batches] of perDataset) {
+      const { batch, bytes, minTime, maxTime } = buildBlock(batches);
       const id = blockIdFor(datasetId, PARTITION, firstOffset, lastOffset);
       const objectKey = `blocks/${datasetId}/${id}.qblk`;
       await this.objects.put(objectKey, bytes);
@@ -160,8 +158,8 @@ export class Compactor {
         objectKey,
         rowCount: batch.length,
         sizeBytes: bytes.byteLength,
-        minTime: events.length ? events[0].time : 0,
-        maxTime: events.length ? events[events.length - 1].time : 0,
+        minTime,
+        maxTime,
         partition: PARTITION,
         firstOffset,
         lastOffset,
@@ -188,9 +186,26 @@ export class Compactor {
   }
 }
 
-/** Indices of `events` in ascending `_time` order (blocks are sorted by time). */
-function sortByTime(events: readonly NormalizedEvent[]): number[] {
-  const order = events.map((_, i) => i);
-  order.sort((a, b) => events[a].time - events[b].time);
-  return order;
+/**
+ * One block from a dataset's record batches (in log order): concatenated as `batchFromEvents` would have
+ * built them from all the events, rows sorted by `_time` (ties keep log order), deflate-compressed.
+ */
+export function buildBlock(batches: readonly ColumnBatch[]): {
+  batch: ColumnBatch;
+  bytes: Uint8Array;
+  minTime: number;
+  maxTime: number;
+} {
+  const all = concatEventBatches(batches);
+  const order = timeOrder(all);
+  const batch = order === null ? all : selectRows(all, order);
+  const time = batch.columns.get(TIME_FIELD);
+  const n = batch.length;
+  const hasTimes = n > 0 && time !== undefined && time.kind === 'datetime';
+  return {
+    batch,
+    bytes: encodeBlock(batch),
+    minTime: hasTimes ? time.values[0] : 0,
+    maxTime: hasTimes ? time.values[n - 1] : 0,
+  };
 }

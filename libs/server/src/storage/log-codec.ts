@@ -1,16 +1,78 @@
+import { decodeBlock, encodeBlock } from '@quarry/block-format';
 import { internal } from '@quarry/common';
-import type { IngestLogRecord } from '@quarry/contracts';
+import { batchFromEvents, type ColumnBatch, type IngestLogRecord } from '@quarry/contracts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Ingest log payload v1: the record as UTF-8 JSON. The frame's CRC already guards integrity. */
-export function encodeLogRecord(record: IngestLogRecord): Uint8Array {
+/** A log record as the server uses it: one accepted batch for one dataset, as columns. */
+export interface LogRecordBatch {
+  datasetId: string;
+  /** `_sysTime` of every row (epoch ms); also present in the batch as the `_sysTime` column. */
+  sysTime: number;
+  /** Built by `batchFromEvents`: `_time`, `_sysTime` and one column per field. */
+  batch: ColumnBatch;
+}
+
+/** First payload byte of a v2 record. v1 payloads are JSON objects and start with `{` (0x7b). */
+const V2_TAG = 0x02;
+const V1_TAG = 0x7b;
+const V2_HEADER_BYTES = 1 + 2 + 8; // tag, dataset id length (u16 LE), sysTime (f64 LE)
+
+/**
+ * Ingest log payload v2: the record's rows as a column batch, serialized with the block encoder without
+ * compression, so ingest builds the columns once (the tail keeps the same batch for queries and the
+ * compactor) and the compactor re-reads a record from the log only when it is not in memory.
+ *
+ *   [0]        0x02
+ *   [1,3)      dataset id byte length n, u16 LE
+ *   [3,11)     sysTime, f64 LE
+ *   [11,11+n)  dataset id, UTF-8
+ *   ...        a block (docs/block-format.md) with deflate off; its chunks carry their own CRC-32
+ *
+ * The frame's checksum already guards the whole payload.
+ */
+export function encodeLogRecord(record: LogRecordBatch): Uint8Array {
+  const id = encoder.encode(record.datasetId);
+  if (id.length > 0xffff) throw internal('dataset id too long for an ingest log record');
+  const block = encodeBlock(record.batch, { deflateLevel: 0 });
+  const out = new Uint8Array(V2_HEADER_BYTES + id.length + block.length);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  out[0] = V2_TAG;
+  view.setUint16(1, id.length, true);
+  view.setFloat64(3, record.sysTime, true);
+  out.set(id, V2_HEADER_BYTES);
+  out.set(block, V2_HEADER_BYTES + id.length);
+  return out;
+}
+
+/** Ingest log payload v1 (written by older versions, still replayed): the record as UTF-8 JSON. */
+export function encodeLogRecordV1(record: IngestLogRecord): Uint8Array {
   return encoder.encode(JSON.stringify(record));
 }
 
-export function decodeLogRecord(payload: Uint8Array): IngestLogRecord {
-  const record = JSON.parse(decoder.decode(payload)) as IngestLogRecord;
-  if (record.v !== 1) throw internal(`unsupported ingest log record version ${String(record.v)}`);
-  return record;
+/** Decodes a v1 or v2 payload into the batch `batchFromEvents` gives for its events. */
+export function decodeLogRecord(payload: Uint8Array): LogRecordBatch {
+  if (payload.length > 0 && payload[0] === V2_TAG) return decodeV2(payload);
+  if (payload.length > 0 && payload[0] === V1_TAG) {
+    const record = JSON.parse(decoder.decode(payload)) as IngestLogRecord;
+    if (record.v !== 1) throw internal(`unsupported ingest log record version ${String(record.v)}`);
+    return {
+      datasetId: record.datasetId,
+      sysTime: record.sysTime,
+      batch: batchFromEvents(record.events, record.sysTime),
+    };
+  }
+  throw internal(`unsupported ingest log record (first byte ${payload.length ? payload[0] : 'missing'})`);
+}
+
+function decodeV2(payload: Uint8Array): LogRecordBatch {
+  if (payload.length < V2_HEADER_BYTES) throw internal('corrupt ingest log record: short header');
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const idLength = view.getUint16(1, true);
+  const sysTime = view.getFloat64(3, true);
+  const blockStart = V2_HEADER_BYTES + idLength;
+  if (blockStart > payload.length) throw internal('corrupt ingest log record: dataset id past the end');
+  const datasetId = decoder.decode(payload.subarray(V2_HEADER_BYTES, blockStart));
+  return { datasetId, sysTime, batch: decodeBlock(payload.subarray(blockStart)) };
 }

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { concatEventBatches, timeOrder } from './batch-concat';
+import { batchFromEvents, selectRows } from './column-builder';
+import type { FieldValue, NormalizedEvent } from './events';
+
+/** JSON-normalized (no -0), as values come out of JSON.parse at ingest. */
+const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as FieldValue);
+const fieldValue: fc.Arbitrary<FieldValue> = fc.oneof(
+  fc.constantFrom('a', 'b', 'c', ''),
+  fc.string({ unit: 'grapheme', maxLength: 6 }),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)),
+  fc.boolean(),
+  fc.constant(null),
+  json,
+);
+const event: fc.Arbitrary<NormalizedEvent> = fc.record({
+  time: fc.integer({ min: 0, max: 50 }),
+  fields: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fieldValue, { maxKeys: 4 }),
+});
+/** Records (each a non-empty list of events with its own sysTime). */
+const records = fc.array(
+  fc.record({
+    sysTime: fc.integer({ min: 1, max: 9 }),
+    events: fc.array(event, { minLength: 1, maxLength: 6 }),
+  }),
+  { minLength: 1, maxLength: 5 },
+);
+
+describe('concatEventBatches', () => {
+  it('equals batchFromEvents over all the events (columns, kinds, values, dictionary order)', () => {
+    fc.assert(
+      fc.property(records, (recs) => {
+        const parts = recs.map((r) => batchFromEvents(r.events, r.sysTime));
+        const all = recs.flatMap((r) => r.events);
+        const sysTimes = recs.flatMap((r) => r.events.map(() => r.sysTime));
+        const expected = batchFromEvents(all, sysTimes);
+        const actual = concatEventBatches(parts);
+        expect(actual.length).toBe(expected.length);
+        expect([...actual.columns.keys()]).toEqual([...expected.columns.keys()]);
+        for (const [name, column] of expected.columns) expect(actual.columns.get(name)).toEqual(column);
+      }),
+    );
+  });
+
+  it('unifies long and real to real, other mixes to dynamic, and ignores all-null parts', () => {
+    const batch = concatEventBatches([
+      batchFromEvents([{ time: 1, fields: { n: 1, s: null, m: 'x' } }], 1),
+      batchFromEvents([{ time: 2, fields: { n: 1.5, s: 'y', m: true } }], 2),
+    ]);
+    expect(batch.columns.get('n')).toEqual({ kind: 'real', values: new Float64Array([1, 1.5]), nulls: null });
+    expect(batch.columns.get('s')).toEqual({ kind: 'string', codes: new Int32Array([-1, 0]), dict: ['y'] });
+    expect(batch.columns.get('m')).toEqual({ kind: 'dynamic', values: ['x', true] });
+  });
+});
+
+describe('timeOrder', () => {
+  it('sorts rows by _time keeping ties in row order, and answers null when already sorted', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }), (times) => {
+        const batch = batchFromEvents(
+          times.map((time, i) => ({ time, fields: { i } })),
+          0,
+        );
+        const order = timeOrder(batch);
+        const expected = times.map((t, i) => ({ t, i })).sort((x, y) => x.t - y.t || x.i - y.i);
+        if (order === null) expect(expected.map((x) => x.i)).toEqual(times.map((_, i) => i));
+        else expect(order).toEqual(expected.map((x) => x.i));
+        const sorted = order === null ? batch : selectRows(batch, order);
+        expect(Array.from((sorted.columns.get('_time') as { values: Float64Array }).values)).toEqual(
+          expected.map((x) => x.t),
+        );
+      }),
+    );
+  });
+});

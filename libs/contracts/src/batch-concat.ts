@@ -1,0 +1,205 @@
+import type { Column, ColumnBatch, ColumnKind } from './columns';
+import { TIME_FIELD } from './columns';
+
+/**
+ * Concatenates batches built by `batchFromEvents` (the tail's records, one batch per log record) into one
+ * batch with exactly the columns, kinds, values and dictionary order that `batchFromEvents` would give for
+ * all their events at once. The compactor relies on this: a block built from in-memory batches is the
+ * block it would have built from the events.
+ *
+ * Kinds unify like `inferKind` over the union: a column with no non-null value does not vote; long+real is
+ * real; any other mix of kinds is dynamic, holding the plain JS values (strings, booleans, numbers, raw
+ * dynamic values).
+ */
+export function concatEventBatches(batches: readonly ColumnBatch[]): ColumnBatch {
+  if (batches.length === 1) return batches[0];
+  let total = 0;
+  for (const b of batches) total += b.length;
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const b of batches) {
+    for (const name of b.columns.keys()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      names.push(name);
+    }
+  }
+  const columns = new Map<string, Column>();
+  for (const name of names) {
+    const parts: (Column | undefined)[] = batches.map((b) => b.columns.get(name));
+    columns.set(name, concatColumn(parts, batches, total));
+  }
+  return { length: total, columns };
+}
+
+function concatColumn(parts: (Column | undefined)[], batches: readonly ColumnBatch[], total: number): Column {
+  const kind = unifiedKind(parts, batches);
+  switch (kind) {
+    case 'string':
+      return concatStrings(parts, batches, total);
+    case 'dynamic':
+      return concatDynamic(parts, batches, total);
+    case 'bool': {
+      const values = new Uint8Array(total);
+      return { kind, values, nulls: concatFixed(parts, batches, total, values) };
+    }
+    default: {
+      const values = new Float64Array(total);
+      return { kind, values, nulls: concatFixed(parts, batches, total, values) };
+    }
+  }
+}
+
+function unifiedKind(parts: (Column | undefined)[], batches: readonly ColumnBatch[]): ColumnKind {
+  let out: ColumnKind | null = null;
+  for (let b = 0; b < parts.length; b++) {
+    const part = parts[b];
+    if (part === undefined || !hasValue(part, batches[b].length)) continue;
+    const k = part.kind;
+    if (out === null || out === k) out = k;
+    else if ((out === 'long' || out === 'real') && (k === 'long' || k === 'real')) out = 'real';
+    else out = 'dynamic';
+  }
+  return out ?? 'string'; // all null: what inferKind answers
+}
+
+function hasValue(column: Column, n: number): boolean {
+  switch (column.kind) {
+    case 'string':
+      for (let i = 0; i < n; i++) if (column.codes[i] >= 0) return true;
+      return false;
+    case 'dynamic':
+      for (let i = 0; i < n; i++)
+        if (column.values[i] !== null && column.values[i] !== undefined) return true;
+      return false;
+    default:
+      if (column.nulls === null) return n > 0;
+      for (let i = 0; i < n; i++) if (column.nulls[i] === 0) return true;
+      return false;
+  }
+}
+
+/** Numeric and bool parts (all of one family by construction); absent or other-kind parts are null. */
+function concatFixed(
+  parts: (Column | undefined)[],
+  batches: readonly ColumnBatch[],
+  total: number,
+  values: Float64Array | Uint8Array,
+): Uint8Array | null {
+  let nulls: Uint8Array | null = null;
+  let off = 0;
+  for (let b = 0; b < parts.length; b++) {
+    const n = batches[b].length;
+    const part = parts[b];
+    if (part === undefined || part.kind === 'string' || part.kind === 'dynamic') {
+      // Absent, or all null (a part of another kind only gets here when it has no value).
+      (nulls ??= new Uint8Array(total)).fill(1, off, off + n);
+    } else {
+      values.set(part.values, off);
+      if (part.nulls) (nulls ??= new Uint8Array(total)).set(part.nulls, off);
+    }
+    off += n;
+  }
+  return nulls;
+}
+
+function concatStrings(
+  parts: (Column | undefined)[],
+  batches: readonly ColumnBatch[],
+  total: number,
+): Column {
+  const codes = new Int32Array(total);
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  let off = 0;
+  for (let b = 0; b < parts.length; b++) {
+    const n = batches[b].length;
+    const part = parts[b];
+    if (part === undefined || part.kind !== 'string') {
+      codes.fill(-1, off, off + n);
+      off += n;
+      continue;
+    }
+    // Map this part's codes in row order so the dictionary keeps first-appearance order.
+    const remap = new Int32Array(part.dict.length).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const c = part.codes[i];
+      if (c < 0) {
+        codes[off + i] = -1;
+        continue;
+      }
+      let code = remap[c];
+      if (code === -1) {
+        const s = part.dict[c];
+        const known = index.get(s);
+        if (known === undefined) {
+          code = dict.length;
+          dict.push(s);
+          index.set(s, code);
+        } else code = known;
+        remap[c] = code;
+      }
+      codes[off + i] = code;
+    }
+    off += n;
+  }
+  return { kind: 'string', codes, dict };
+}
+
+function concatDynamic(
+  parts: (Column | undefined)[],
+  batches: readonly ColumnBatch[],
+  total: number,
+): Column {
+  const values: unknown[] = new Array(total).fill(null);
+  let off = 0;
+  for (let b = 0; b < parts.length; b++) {
+    const n = batches[b].length;
+    const part = parts[b];
+    if (part !== undefined) {
+      for (let i = 0; i < n; i++) values[off + i] = plainValue(part, i);
+    }
+    off += n;
+  }
+  return { kind: 'dynamic', values };
+}
+
+function plainValue(column: Column, i: number): unknown {
+  switch (column.kind) {
+    case 'string': {
+      const code = column.codes[i];
+      return code < 0 ? null : column.dict[code];
+    }
+    case 'dynamic': {
+      const v = column.values[i];
+      return v === undefined ? null : v;
+    }
+    case 'bool':
+      return column.nulls && column.nulls[i] ? null : column.values[i] === 1;
+    default:
+      return column.nulls && column.nulls[i] ? null : column.values[i];
+  }
+}
+
+/**
+ * Row order by ascending `_time`, ties in row order, or null when the rows are already in that order
+ * (the common case for a tail appended in time order).
+ */
+export function timeOrder(batch: ColumnBatch): number[] | null {
+  const column = batch.columns.get(TIME_FIELD);
+  if (column === undefined || column.kind !== 'datetime') return null;
+  const time = column.values;
+  const n = batch.length;
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (time[i] < time[i - 1]) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return null;
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => time[a] - time[b] || a - b);
+  return order;
+}
