@@ -1,7 +1,13 @@
 import { MemoryIngestLog } from '@quarry/log';
 import { Metastore } from '@quarry/metastore';
 import { MemoryObjectStore } from '@quarry/objstore';
-import { emptyScanStats, valueAt, type IngestLogRecord } from '@quarry/contracts';
+import {
+  batchFromEvents,
+  emptyScanStats,
+  valueAt,
+  type FieldValue,
+  type NormalizedEvent,
+} from '@quarry/contracts';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
 import { BlockMerger, type MergePolicy } from './block-merger';
@@ -64,10 +70,10 @@ describe('BlockMerger', () => {
   }
 
   /** One compaction tick's worth of events: one block per call. */
-  async function block(datasetId: string, events: { time: number; fields: Record<string, unknown> }[]) {
-    const record: IngestLogRecord = { v: 1, datasetId, sysTime: 7, events } as IngestLogRecord;
+  async function block(datasetId: string, events: NormalizedEvent[]) {
+    const record = { datasetId, sysTime: 7, batch: batchFromEvents(events, 7) };
     const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
-    tail.add({ ...position, datasetId, sysTime: 7, events: record.events });
+    tail.add({ ...position, ...record });
     await compactor.flush();
   }
 
@@ -91,7 +97,10 @@ describe('BlockMerger', () => {
         id,
         Array.from({ length: 10 }, (_, i) => ({
           time: 1_000 + i * 10 + b,
-          fields: i % 3 === 0 ? { n: b * 10 + i } : { n: b * 10 + i, tag: `t${i % 4}` },
+          fields: (i % 3 === 0 ? { n: b * 10 + i } : { n: b * 10 + i, tag: `t${i % 4}` }) as Record<
+            string,
+            FieldValue
+          >,
         })),
       );
     }

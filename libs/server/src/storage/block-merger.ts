@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { decodeBlock, encodeBlock } from '@quarry/block-format';
-import {
-  blockIdFor,
-  selectRows,
-  TIME_FIELD,
-  type BlockRecord,
-  type Column,
-  type ColumnBatch,
-} from '@quarry/contracts';
+import { decodeBlock } from '@quarry/block-format';
+import { blockIdFor, type BlockRecord, type ColumnBatch } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
 import type { BlockIndex } from './block-index';
+import { buildBlock } from './compactor';
 import type { DatasetRegistry } from './dataset-registry';
 
 export interface MergePolicy {
@@ -132,13 +126,11 @@ export class BlockMerger {
     const batches: ColumnBatch[] = [];
     for (const block of run) batches.push(decodeBlock(await this.objects.get(block.objectKey)));
     if (!kindsAgree(batches)) return false;
-    const merged = sortByTime(concatSameKinds(batches));
-    const bytes = encodeBlock(merged);
+    const { batch: merged, bytes, minTime, maxTime } = buildBlock(batches);
     const partition = run[0].partition;
     const firstOffset = Math.min(...run.map((b) => b.firstOffset));
     const lastOffset = Math.max(...run.map((b) => b.lastOffset));
     const id = blockIdFor(datasetId, partition, firstOffset, lastOffset);
-    const time = merged.columns.get(TIME_FIELD) as { values: Float64Array };
     const record: BlockRecord = {
       id,
       datasetId,
@@ -146,8 +138,8 @@ export class BlockMerger {
       objectKey: `blocks/${datasetId}/${id}.${randomUUID().slice(0, 8)}.merged.qblk`,
       rowCount: merged.length,
       sizeBytes: bytes.byteLength,
-      minTime: merged.length ? time.values[0] : 0,
-      maxTime: merged.length ? time.values[merged.length - 1] : 0,
+      minTime,
+      maxTime,
       partition,
       firstOffset,
       lastOffset,
@@ -223,70 +215,4 @@ function kindsAgree(batches: readonly ColumnBatch[]): boolean {
     }
   }
   return true;
-}
-
-/** Concatenates batches whose shared columns have one kind; a column absent from a batch is null there. */
-function concatSameKinds(batches: readonly ColumnBatch[]): ColumnBatch {
-  const total = batches.reduce((n, b) => n + b.length, 0);
-  const names = [...new Set(batches.flatMap((b) => [...b.columns.keys()]))];
-  const columns = new Map<string, Column>();
-  for (const name of names) {
-    const parts = batches.map((b) => ({ length: b.length, column: b.columns.get(name) }));
-    columns.set(name, concatColumn(parts, total));
-  }
-  return { length: total, columns };
-}
-
-function concatColumn(parts: { length: number; column: Column | undefined }[], total: number): Column {
-  const kind = parts.find((p) => p.column)!.column!.kind;
-  if (kind === 'string') {
-    const codes = new Int32Array(total).fill(-1);
-    const dict: string[] = [];
-    const index = new Map<string, number>();
-    let at = 0;
-    for (const { length, column } of parts) {
-      if (column?.kind === 'string') {
-        const remap = column.dict.map((s) => {
-          let code = index.get(s);
-          if (code === undefined) {
-            code = dict.length;
-            dict.push(s);
-            index.set(s, code);
-          }
-          return code;
-        });
-        for (let i = 0; i < length; i++) codes[at + i] = column.codes[i] < 0 ? -1 : remap[column.codes[i]];
-      }
-      at += length;
-    }
-    return { kind: 'string', codes, dict };
-  }
-  if (kind === 'dynamic') {
-    const values: unknown[] = [];
-    for (const { length, column } of parts) {
-      for (let i = 0; i < length; i++) values.push(column?.kind === 'dynamic' ? column.values[i] : null);
-    }
-    return { kind: 'dynamic', values };
-  }
-  const values = kind === 'bool' ? new Uint8Array(total) : new Float64Array(total);
-  let nulls: Uint8Array | null = null;
-  let at = 0;
-  for (const { length, column } of parts) {
-    if (column === undefined) (nulls ??= new Uint8Array(total)).fill(1, at, at + length);
-    else {
-      const typed = column as { values: Float64Array | Uint8Array; nulls: Uint8Array | null };
-      values.set(typed.values, at);
-      if (typed.nulls) (nulls ??= new Uint8Array(total)).set(typed.nulls, at);
-    }
-    at += length;
-  }
-  return { kind, values, nulls } as Column;
-}
-
-/** Rows in ascending `_time` (stable: equal times keep their order). */
-function sortByTime(batch: ColumnBatch): ColumnBatch {
-  const time = (batch.columns.get(TIME_FIELD) as { values: Float64Array }).values;
-  const order = Array.from({ length: batch.length }, (_, i) => i);
-  order.sort((a, b) => time[a] - time[b] || a - b);
-  return selectRows(batch, Uint32Array.from(order));
 }
