@@ -9,14 +9,9 @@
 // clock starts (with the conformance corpus' dependency-free OTLP encoder), so the ingest rate is the
 // server's. Prints ingest points/s, the time until everything is compacted, and per-query median latency
 // over --reps runs, from blocks.
-import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServer } from './server.mjs';
 import { encodeProtobuf } from '../test/conformance/mpl/send.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
 const POINTS = Number(opt('points', '1000000'));
@@ -94,44 +89,6 @@ function buildBodies() {
   return bodies;
 }
 
-async function startServer() {
-  if (process.env.QUARRY_URL)
-    return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
-  const main = path.join(HERE, '..', 'apps', 'standalone', 'dist', 'main.js');
-  if (!fs.existsSync(main))
-    throw new Error('run `npm run build` first (apps/standalone/dist/main.js is missing)');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-metrics-'));
-  const token = 'xaat-bench-0000000000000001';
-  const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      QUARRY_DATA_DIR: dataDir,
-      QUARRY_BOOTSTRAP_TOKEN: token,
-      QUARRY_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    token,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function scrape(url, name) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
@@ -142,7 +99,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const bodies = buildBodies();
-  const server = await startServer();
+  const server = await startServer('quarry-bench-metrics-');
   const auth = { Authorization: `Bearer ${server.token}` };
   try {
     await fetch(`${server.url}/v2/datasets`, {

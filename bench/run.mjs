@@ -6,61 +6,20 @@
 // Without QUARRY_URL it builds nothing: it starts apps/standalone/dist/main.js (run `npm run build` first)
 // on a free port with a temporary data directory, and removes it afterwards. Prints ingest events/s and MB/s,
 // then per-query median latency over --reps runs. A DuckDB comparison comes with the performance work (bench/README.md).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServer } from './server.mjs';
 import { COMPARE, compareAnswers, openDuckDb, SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
 import { DATASET, QUERIES } from './queries.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
 const EVENTS = Number(opt('events', '1000000'));
 const BATCH = Number(opt('batch', '5000'));
 const CONCURRENCY = Number(opt('concurrency', '2'));
 const REPS = Number(opt('reps', '5'));
-
-async function startServer() {
-  if (process.env.QUARRY_URL)
-    return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
-  const main = path.join(HERE, '..', 'apps', 'standalone', 'dist', 'main.js');
-  if (!fs.existsSync(main))
-    throw new Error('run `npm run build` first (apps/standalone/dist/main.js is missing)');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
-  const token = 'xaat-bench-0000000000000001';
-  const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      QUARRY_DATA_DIR: dataDir,
-      QUARRY_BOOTSTRAP_TOKEN: token,
-      QUARRY_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    token,
-    dataDir,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 function dirBytes(dir) {
   let total = 0;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalid } from '@quarry/common';
+import { ByteLru, invalid } from '@quarry/common';
 import type {
   MetricSelection,
   MetricSeries,
@@ -15,7 +15,6 @@ import type {
   MetricSeriesRecord,
 } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
-import { BlockCache } from './block-cache';
 import { MetricsTail } from './metrics-tail';
 import { decodePointBlock, encodePointBlock, type BlockSeries, type DecodedBlock } from './point-block';
 import { SeriesCatalog, type SeriesEntry } from './series-catalog';
@@ -65,7 +64,7 @@ export class MetricsStore {
   private readonly blocks = new Map<string, Map<string, MetricBlockRecord[]>>();
   /** Ids of the blocks above: a redone compaction step registers nothing twice. */
   private readonly blockIds = new Set<string>();
-  private readonly cache: BlockCache;
+  private readonly cache: ByteLru<DecodedBlock>;
   /** Objects of merged-away blocks, deleted after the grace period (a crash leaves them as garbage). */
   private retired: { objectKey: string; at: number }[] = [];
   private readonly options: typeof DEFAULTS;
@@ -77,7 +76,7 @@ export class MetricsStore {
     options: MetricsStoreOptions,
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cache = new BlockCache(this.options.blockCacheBytes);
+    this.cache = new ByteLru<DecodedBlock>(this.options.blockCacheBytes);
   }
 
   /** Loads the persisted catalog and block list. */

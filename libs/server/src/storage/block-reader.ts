@@ -1,7 +1,7 @@
 import { openBlock, type BlockFooter, type OpenedBlock } from '@quarry/block-format';
 import type { Column } from '@quarry/contracts';
 import type { ObjectStore } from '@quarry/objstore';
-import { ByteLru } from './byte-lru';
+import { ByteLru } from '@quarry/common';
 
 /** A block as a scan sees it: its footer, and columns decoded once then served from memory. */
 export interface ReadableBlock {

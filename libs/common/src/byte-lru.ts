@@ -1,4 +1,4 @@
-/** A least-recently-used cache bounded by total bytes (for block files read by queries). */
+/** A least-recently-used cache bounded by total bytes (decoded columns, block files, metric blocks). */
 export class ByteLru<V extends { byteLength: number }> {
   private readonly entries = new Map<string, V>();
   private bytes = 0;

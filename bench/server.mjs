@@ -1,0 +1,48 @@
+// Starts the built standalone server for a benchmark (or uses QUARRY_URL / QUARRY_TOKEN when set): a free
+// port, a temporary data directory removed on stop, and a known admin token.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+export async function startServer(dataDirPrefix = 'quarry-bench-') {
+  if (process.env.QUARRY_URL)
+    return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
+  const main = path.join(HERE, '..', 'apps', 'standalone', 'dist', 'main.js');
+  if (!fs.existsSync(main))
+    throw new Error('run `npm run build` first (apps/standalone/dist/main.js is missing)');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
+  const token = 'xaat-bench-0000000000000001';
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_BOOTSTRAP_TOKEN: token,
+      QUARRY_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    token,
+    dataDir,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
