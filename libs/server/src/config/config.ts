@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { invalid } from '@quarry/common';
@@ -10,6 +11,11 @@ const ROLES = ['ingest', 'query', 'compactor', 'management'] as const;
 export type Role = (typeof ROLES)[number];
 
 const MiB = 1024 * 1024;
+
+/** A quarter of the machine's memory, kept between 256 MiB and 4 GiB. */
+function defaultColumnCacheBytes(): number {
+  return Math.min(4096 * MiB, Math.max(256 * MiB, Math.floor(os.totalmem() / 4)));
+}
 
 const int = (min: number, max: number) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be >= ${min}`).max(max, `must be <= ${max}`);
@@ -91,8 +97,8 @@ export const CONFIG_VARIABLES = {
   },
   QUARRY_COLUMN_CACHE_BYTES: {
     schema: int(0, 1024 * 1024 * MiB),
-    default: String(512 * MiB),
-    help: 'Memory for decoded block columns shared by queries (estimated bytes); 0 disables the cache.',
+    default: String(defaultColumnCacheBytes()),
+    help: 'Memory for decoded block columns shared by queries (estimated bytes; default a quarter of RAM, 256 MiB to 4 GiB); 0 disables it.',
   },
   QUARRY_MERGE_INTERVAL_MS: {
     schema: int(100, 3_600_000),

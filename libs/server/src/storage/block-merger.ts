@@ -20,9 +20,13 @@ export interface MergePolicy {
   deleteGraceMs: number;
 }
 
+/**
+ * Merged blocks of about DuckDB's row-group size: large enough that per-block costs vanish, small enough
+ * that a query needing a few rows of every column (`sort by _time desc | take 100`) decodes little.
+ */
 export const DEFAULT_MERGE_POLICY: MergePolicy = {
-  smallBlockRows: 250_000,
-  maxMergedRows: 1_000_000,
+  smallBlockRows: 32_768,
+  maxMergedRows: 131_072,
   minRunBlocks: 8,
   deleteGraceMs: 60_000,
 };

@@ -10,6 +10,7 @@ import {
   type DatasetSource,
   type FieldSchema,
   type ScanRequest,
+  type ScanTimeOrder,
   type ScanStats,
 } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
@@ -129,9 +130,44 @@ class StoredDatasetSource implements DatasetSource {
       } else {
         batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
       }
-      if (batch.length > 0) yield batch;
+      if (batch.length === 0) continue;
+      if (order) yield* timeOrderedChunks(batch, order);
+      else yield batch;
     }
   }
+}
+
+/** Rows per slice when a `top N by _time` walks a large block in time order. */
+const TOP_CHUNK_ROWS = 8192;
+
+/**
+ * A block or tail record in slices of `TOP_CHUNK_ROWS`, newest (or oldest) first, skipping slices that
+ * cannot make the top N, so a large merged block costs about as little as a small one. Only for batches
+ * whose `_time` is non-decreasing (blocks are written sorted; a tail record may not be), else whole.
+ */
+function* timeOrderedChunks(batch: ColumnBatch, order: ScanTimeOrder): Iterable<ColumnBatch> {
+  const time = batch.columns.get(TIME_FIELD);
+  const n = batch.length;
+  if (n <= TOP_CHUNK_ROWS || !time || time.kind !== 'datetime' || !nonDecreasing(time.values, n)) {
+    yield batch;
+    return;
+  }
+  const values = time.values;
+  const starts: number[] = [];
+  for (let start = 0; start < n; start += TOP_CHUNK_ROWS) starts.push(start);
+  if (order.direction === 'desc') starts.reverse();
+  for (const start of starts) {
+    const end = Math.min(n, start + TOP_CHUNK_ROWS);
+    if (order.skip(values[start], values[end - 1])) continue;
+    const rows = new Uint32Array(end - start);
+    for (let i = 0; i < rows.length; i++) rows[i] = start + i;
+    yield selectRowsLate(batch, rows);
+  }
+}
+
+function nonDecreasing(values: Float64Array, n: number): boolean {
+  for (let i = 1; i < n; i++) if (values[i] < values[i - 1]) return false;
+  return true;
 }
 
 /** A registered block or an un-compacted tail entry, as one scan step. */

@@ -1,0 +1,92 @@
+import { MemoryIngestLog } from '@quarry/log';
+import { Metastore } from '@quarry/metastore';
+import { MemoryObjectStore } from '@quarry/objstore';
+import { batchFromEvents, emptyScanStats, valueAt, type ColumnBatch } from '@quarry/contracts';
+import { AsyncMutex } from './async-mutex';
+import { BlockIndex } from './block-index';
+import { Compactor } from './compactor';
+import { DatasetRegistry } from './dataset-registry';
+import { encodeLogRecord } from './log-codec';
+import { StorageCatalog } from './storage-catalog';
+import { TailBuffer } from './tail-buffer';
+
+/** Scans with a `top N by _time` hint walk a large block in time-ordered slices and skip the rest. */
+describe('StorageCatalog time-ordered scans', () => {
+  let metastore: Metastore;
+  let catalog: StorageCatalog;
+  const ROWS = 50_000;
+
+  beforeAll(async () => {
+    metastore = await Metastore.open(null);
+    const log = new MemoryIngestLog();
+    const objects = new MemoryObjectStore();
+    const registry = await DatasetRegistry.load(metastore);
+    const blocks = new BlockIndex();
+    const tail = new TailBuffer();
+    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, new AsyncMutex());
+    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    const dataset = await metastore.datasets.create({
+      name: 'big',
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    registry.put(dataset);
+    // Written out of order: the block sorts them by _time.
+    const events = Array.from({ length: ROWS }, (_, i) => ({
+      time: 1_000_000 + ((i * 7919) % ROWS),
+      fields: { i },
+    }));
+    const record = { datasetId: dataset.id, sysTime: 1, batch: batchFromEvents(events, 1) };
+    const [position] = await log.append(dataset.id, [encodeLogRecord(record)]);
+    tail.add({ ...position, ...record });
+    await compactor.flush();
+    expect(blocks.list(dataset.id)).toHaveLength(1);
+  }, 60_000);
+  afterAll(async () => {
+    await metastore?.close();
+  });
+
+  async function scan(direction: 'asc' | 'desc', bound: number | null) {
+    const source = await catalog.getDataset('big');
+    const batches: ColumnBatch[] = [];
+    for await (const batch of source!.scan({
+      startMs: 0,
+      endMs: 1e13,
+      columns: ['i'],
+      stats: emptyScanStats(),
+      timeOrder: {
+        direction,
+        skip: (min, max) => bound !== null && (direction === 'desc' ? max <= bound : min >= bound),
+      },
+    }))
+      batches.push(batch);
+    return batches.map((b) => {
+      const time = b.columns.get('_time')!;
+      return {
+        first: valueAt(time, 0) as number,
+        last: valueAt(time, b.length - 1) as number,
+        rows: b.length,
+      };
+    });
+  }
+
+  it('yields slices newest first for desc and oldest first for asc, covering every row', async () => {
+    const desc = await scan('desc', null);
+    expect(desc.length).toBeGreaterThan(1);
+    expect(desc.reduce((n, s) => n + s.rows, 0)).toBe(ROWS);
+    for (let i = 1; i < desc.length; i++) expect(desc[i].last).toBeLessThan(desc[i - 1].first);
+    const asc = await scan('asc', null);
+    for (let i = 1; i < asc.length; i++) expect(asc[i].first).toBeGreaterThan(asc[i - 1].last);
+  });
+
+  it('skips the slices the bound rules out', async () => {
+    const newest = 1_000_000 + ROWS - 1;
+    const desc = await scan('desc', newest - 100);
+    expect(desc).toHaveLength(1);
+    expect(desc[0].last).toBe(newest);
+    const asc = await scan('asc', 1_000_000 + 100);
+    expect(asc).toHaveLength(1);
+    expect(asc[0].first).toBe(1_000_000);
+  });
+});
