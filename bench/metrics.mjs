@@ -9,7 +9,7 @@
 // clock starts (with the conformance corpus' dependency-free OTLP encoder), so the ingest rate is the
 // server's. Prints ingest points/s, the time until everything is compacted, and per-query median latency
 // over --reps runs, from blocks.
-import { startServer } from './server.mjs';
+import { scrape, startServer } from './server.mjs';
 import { encodeProtobuf } from '../test/conformance/mpl/send.mjs';
 
 const args = process.argv.slice(2);
@@ -87,12 +87,6 @@ function buildBodies() {
     bodies.push({ body: encodeProtobuf(request), points: (to - from) * SERIES });
   }
   return bodies;
-}
-
-async function scrape(url, name) {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : NaN;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

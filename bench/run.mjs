@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startServer } from './server.mjs';
+import { scrape, startServer } from './server.mjs';
 import { COMPARE, compareAnswers, openDuckDb, SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
 import { DATASET, QUERIES } from './queries.mjs';
@@ -21,22 +21,14 @@ const BATCH = Number(opt('batch', '5000'));
 const CONCURRENCY = Number(opt('concurrency', '2'));
 const REPS = Number(opt('reps', '5'));
 
-function dirBytes(dir) {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? dirBytes(full) : fs.statSync(full).size;
-  }
-  return total;
-}
-
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
 async function main() {
-  const server = await startServer();
+  // Merge often so the queries below run on merged blocks, as a server that has run a while does.
+  const server = await startServer('quarry-bench-', { QUARRY_MERGE_INTERVAL_MS: '1000' });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-duck-'));
   const headers = { Authorization: `Bearer ${server.token}` };
   try {
@@ -94,18 +86,32 @@ async function main() {
     console.log(
       `compaction caught up ${((performance.now() - settleStarted) / 1000).toFixed(1)} s after the last ack`,
     );
-    const blockBytes = server.dataDir ? dirBytes(path.join(server.dataDir, 'objects')) : 0;
-    if (blockBytes) {
+    const blocksLine = async (when) => {
+      const bytes = await scrape(server.url, 'quarry_block_bytes');
+      const count = await scrape(server.url, 'quarry_blocks');
       console.log(
-        `Quarry blocks: ${(blockBytes / 1e6).toFixed(1)} MB = ${(rawBytes / blockBytes).toFixed(1)}x smaller than the NDJSON`,
+        `Quarry blocks ${when}: ${count} blocks, ${(bytes / 1e6).toFixed(1)} MB = ${(rawBytes / bytes).toFixed(1)}x smaller than the NDJSON`,
       );
+    };
+    await blocksLine('fresh');
+    // Wait for the merge loop to settle (the block count stops changing for 3 s).
+    let blocks = await scrape(server.url, 'quarry_blocks');
+    for (let stable = 0, i = 0; stable < 3 && i < 300; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = await scrape(server.url, 'quarry_blocks');
+      stable = now === blocks ? stable + 1 : 0;
+      blocks = now;
     }
+    await blocksLine('after merging');
 
     // DuckDB on the same events, one thread, loaded from the same NDJSON (unless --no-duckdb).
     let duck = null;
     if (!args.includes('--no-duckdb')) {
       const ndjson = path.join(scratch, 'events.ndjson');
-      fs.writeFileSync(ndjson, batches.join('\n') + '\n');
+      // Batch by batch: all events in one string would exceed V8's string limit at 5M events.
+      const fd = fs.openSync(ndjson, 'w');
+      for (const b of batches) fs.writeSync(fd, b + '\n');
+      fs.closeSync(fd);
       duck = await openDuckDb(scratch, ndjson);
       const duckRate = ingested / duck.loadSeconds;
       console.log(

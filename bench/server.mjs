@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-export async function startServer(dataDirPrefix = 'quarry-bench-') {
+export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   if (process.env.QUARRY_URL)
     return { url: process.env.QUARRY_URL, token: process.env.QUARRY_TOKEN, stop: async () => {} };
   const main = path.join(HERE, '..', 'apps', 'standalone', 'dist', 'main.js');
@@ -25,6 +25,7 @@ export async function startServer(dataDirPrefix = 'quarry-bench-') {
       QUARRY_DATA_DIR: dataDir,
       QUARRY_BOOTSTRAP_TOKEN: token,
       QUARRY_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -45,4 +46,11 @@ export async function startServer(dataDirPrefix = 'quarry-bench-') {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One unlabelled value from the server's Prometheus `/metrics` (NaN when absent). */
+export async function scrape(url, name) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : NaN;
 }

@@ -85,6 +85,15 @@ describe('metrics', () => {
       expect(text).toMatch(/^quarry_query_requests_total\{outcome="invalid"\} 1$/m);
       expect(text).toMatch(/^quarry_tail_rows \d+$/m);
       expect(text).toMatch(/^quarry_ready 1$/m);
+      // After a compaction the block gauges count the block, and the query above filled the column cache.
+      await server.quarry.storage.compactor.flush();
+      await server.request('POST', '/v1/datasets/_apl', { body: { apl: "['m'] | summarize sum(a)" } });
+      const after = await (await fetch(`${server.url}/metrics`)).text();
+      expect(after).toMatch(/^quarry_blocks 1$/m);
+      expect(after).toMatch(/^quarry_block_rows 2$/m);
+      expect(Number(/^quarry_block_bytes (\d+)$/m.exec(after)?.[1])).toBeGreaterThan(0);
+      expect(Number(/^quarry_column_cache_bytes (\d+)$/m.exec(after)?.[1])).toBeGreaterThan(0);
+      expect(after).toMatch(/^quarry_merged_blocks 0$/m);
     } finally {
       await server.close();
     }

@@ -5,6 +5,11 @@ export class ByteLru<V extends { byteLength: number }> {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** Bytes held now (the sum of the entries' `byteLength`). */
+  get size(): number {
+    return this.bytes;
+  }
+
   get(key: string): V | undefined {
     const value = this.entries.get(key);
     if (value !== undefined) {

@@ -82,6 +82,19 @@ export class QuarryMetrics {
       'Compaction attempts failed in a row (0 when healthy).',
       () => storage.compactor.consecutiveFailures,
     );
+    gauge('quarry_blocks', 'Registered event blocks.', () => storage.blocks.totals().blocks);
+    gauge('quarry_block_bytes', 'Bytes of the registered event blocks.', () => storage.blocks.totals().bytes);
+    gauge('quarry_block_rows', 'Rows in the registered event blocks.', () => storage.blocks.totals().rows);
+    gauge(
+      'quarry_merged_blocks',
+      'Blocks written by the merge loop since start.',
+      () => storage.merger.totals.merged,
+    );
+    gauge(
+      'quarry_column_cache_bytes',
+      'Estimated bytes of decoded columns cached for queries.',
+      () => storage.catalog.cachedColumnBytes,
+    );
     gauge(
       'quarry_metrics_series',
       'Series in the metrics catalog.',

@@ -42,6 +42,21 @@ export class BlockIndex {
     this.bump(datasetId);
   }
 
+  /** Registered blocks and their bytes over all datasets (for /metrics). */
+  totals(): { blocks: number; bytes: number; rows: number } {
+    let blocks = 0;
+    let bytes = 0;
+    let rows = 0;
+    for (const list of this.byDataset.values()) {
+      blocks += list.length;
+      for (const b of list) {
+        bytes += b.sizeBytes;
+        rows += b.rowCount;
+      }
+    }
+    return { blocks, bytes, rows };
+  }
+
   list(datasetId: string): readonly BlockRecord[] {
     return [...(this.byDataset.get(datasetId) ?? [])];
   }

@@ -56,6 +56,8 @@ export class BlockMerger {
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
   private readonly pendingDeletes = new Set<NodeJS.Timeout>();
+  /** Since start, for /metrics. */
+  readonly totals: MergeResult = { merged: 0, replaced: 0 };
 
   constructor(
     private readonly metastore: Metastore,
@@ -99,6 +101,8 @@ export class BlockMerger {
         }
       }
     }
+    this.totals.merged += total.merged;
+    this.totals.replaced += total.replaced;
     if (total.merged > 0) this.logger.log(`merged ${total.replaced} blocks into ${total.merged}`);
     return total;
   }

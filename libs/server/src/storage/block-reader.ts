@@ -86,6 +86,11 @@ export class BlockReader {
     };
   }
 
+  /** Estimated bytes of decoded columns held by the cache. */
+  get cachedColumnBytes(): number {
+    return this.columns.size;
+  }
+
   /** Drops everything cached for a block (deleted or replaced). */
   forget(objectKey: string): void {
     this.files.delete(objectKey);

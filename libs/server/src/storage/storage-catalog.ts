@@ -64,6 +64,10 @@ export class StorageCatalog implements Catalog {
     return this.reader.open(objectKey, columns);
   }
 
+  get cachedColumnBytes(): number {
+    return this.reader.cachedColumnBytes;
+  }
+
   forgetBlock(objectKey: string): void {
     this.reader.forget(objectKey);
   }
