@@ -12,6 +12,7 @@ import {
 } from '@quarry/metrics-store';
 import type { ObjectStore } from '@quarry/objstore';
 import { AsyncMutex } from '../storage/async-mutex';
+import { BackgroundLoop } from '../storage/background-loop';
 
 const PARTITION = 0;
 const MAX_RECORDS_PER_FLUSH = 2_000;
@@ -32,10 +33,7 @@ export class MetricsRuntime {
   readonly info: MetricsInfo;
   private readonly lock = new AsyncMutex();
   private nextOffset = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = false;
-  consecutiveFailures = 0;
+  private readonly loop = new BackgroundLoop('metrics compaction', this.logger, () => this.flush());
   readonly totals = { pointsIngested: 0, blocks: 0, pointsCompacted: 0, merges: 0 };
 
   private constructor(
@@ -82,25 +80,12 @@ export class MetricsRuntime {
   }
 
   start(intervalMs: number): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.flush()
-        .catch((err) => {
-          this.consecutiveFailures++;
-          this.logger.error(
-            `metrics compaction failed (${this.consecutiveFailures} in a row): ${(err as Error).stack ?? err}`,
-          );
-        })
-        .finally(() => {
-          if (this.stopped) return;
-          const delay =
-            this.consecutiveFailures > 0
-              ? Math.min(60_000, intervalMs * 2 ** this.consecutiveFailures)
-              : intervalMs;
-          this.timer = setTimeout(tick, delay);
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs);
+    this.loop.start(intervalMs);
+  }
+
+  /** Failed background compactions in a row (0 when healthy). */
+  get consecutiveFailures(): number {
+    return this.loop.consecutiveFailures;
   }
 
   /** Compacts everything currently in the metrics log, then merges blocks that piled up in a bucket. */
@@ -125,7 +110,6 @@ export class MetricsRuntime {
       this.store.mergeBlocks(Math.floor(Date.now() / 1000), this.isLive),
     );
     this.totals.merges += merged;
-    this.consecutiveFailures = 0;
     return total;
   }
 
@@ -134,10 +118,8 @@ export class MetricsRuntime {
     return this.lock.run(() => this.store.deleteDataset(datasetId));
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   async close(): Promise<void> {

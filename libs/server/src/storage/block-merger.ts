@@ -5,6 +5,7 @@ import { blockIdFor, type BlockRecord, type ColumnBatch } from '@quarry/contract
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
+import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
 import { buildBlock } from './compactor';
 import type { DatasetRegistry } from './dataset-registry';
@@ -52,9 +53,8 @@ export interface MergeResult {
  */
 export class BlockMerger {
   private readonly logger = new Logger('merger');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = false;
+  private readonly loop = new BackgroundLoop('block merge', this.logger, () => this.mergeAll());
+  private stopping = false;
   private readonly pendingDeletes = new Set<NodeJS.Timeout>();
   /** Since start, for /metrics. */
   readonly totals: MergeResult = { merged: 0, replaced: 0 };
@@ -70,21 +70,13 @@ export class BlockMerger {
   ) {}
 
   start(intervalMs: number): void {
-    this.stopped = false;
-    const tick = () => {
-      this.running = this.mergeAll()
-        .catch((err) => this.logger.warn(`merge failed (will retry): ${(err as Error).message}`))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs);
+    this.stopping = false;
+    this.loop.start(intervalMs);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    this.stopping = true; // a merge in progress ends after its current run
+    await this.loop.stop();
     for (const pending of this.pendingDeletes) clearTimeout(pending);
     this.pendingDeletes.clear();
   }
@@ -94,7 +86,7 @@ export class BlockMerger {
     const total: MergeResult = { merged: 0, replaced: 0 };
     for (const dataset of this.registry.list()) {
       for (const run of this.runsOf(this.blocks.list(dataset.id))) {
-        if (this.stopped) return total;
+        if (this.stopping) return total;
         if (await this.mergeRun(dataset.id, run)) {
           total.merged++;
           total.replaced += run.length;

@@ -14,6 +14,7 @@ import type { IngestLog } from '@quarry/log';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
+import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
 import type { DatasetRegistry } from './dataset-registry';
 import type { TailBuffer } from './tail-buffer';
@@ -37,10 +38,7 @@ export interface CompactionResult {
 export class Compactor {
   private readonly logger = new Logger('compactor');
   private nextOffset = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = false;
-  consecutiveFailures = 0;
+  private readonly loop = new BackgroundLoop('compaction', this.logger, () => this.flush());
   /** Work done since start, for metrics. */
   readonly totals = { records: 0, blocks: 0, rows: 0 };
 
@@ -81,32 +79,16 @@ export class Compactor {
   }
 
   start(intervalMs: number, maxTailRows: number): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.flush()
-        .catch((err) => {
-          this.consecutiveFailures++;
-          this.logger.error(
-            `compaction failed (${this.consecutiveFailures} in a row): ${(err as Error).stack ?? err}`,
-          );
-        })
-        .finally(() => {
-          if (this.stopped) return;
-          // Back off while failing (storage outage), up to a minute.
-          const delay =
-            this.consecutiveFailures > 0
-              ? Math.min(60_000, intervalMs * 2 ** this.consecutiveFailures)
-              : intervalMs;
-          this.timer = setTimeout(tick, this.tail.rows >= maxTailRows ? 0 : delay);
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs);
+    this.loop.start(intervalMs, () => this.tail.rows >= maxTailRows);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Failed background compactions in a row (0 when healthy). */
+  get consecutiveFailures(): number {
+    return this.loop.consecutiveFailures;
   }
 
   /** Compacts everything currently in the log. */
@@ -122,7 +104,6 @@ export class Compactor {
       this.totals.blocks += result.blocks;
       this.totals.rows += result.rows;
     }
-    this.consecutiveFailures = 0;
     return total;
   }
 
