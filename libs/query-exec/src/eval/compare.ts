@@ -77,12 +77,22 @@ function compareValues(op: string, x: unknown, kx: ColumnKind, y: unknown, ky: C
   return null;
 }
 
-export function compare(op: string, left: Column, right: Column, n: number): BoolColumn {
+/** `rightConstant`: the right side is one value repeated (a literal), which allows dictionary-only work. */
+export function compare(
+  op: string,
+  left: Column,
+  right: Column,
+  n: number,
+  rightConstant = false,
+): BoolColumn {
   if (NUMERIC_KINDS.has(left.kind) && NUMERIC_KINDS.has(right.kind)) {
     return numericCompare(op, left as NumericColumn, right as NumericColumn, n);
   }
-  if (left.kind === 'string' && right.kind === 'string')
+  if (left.kind === 'string' && right.kind === 'string') {
+    if (rightConstant && right.dict.length === 1 && n > 0 && right.codes[0] === 0)
+      return stringCompareConstant(op, left.codes, left.dict, right.dict[0], n);
     return stringCompare(op, left.codes, left.dict, right.codes, right.dict, n);
+  }
   const out = new Uint8Array(n);
   let nulls: Uint8Array | null = null;
   for (let i = 0; i < n; i++) {
@@ -91,6 +101,31 @@ export function compare(op: string, left: Column, right: Column, n: number): Boo
     const r = compareValues(op, x, left.kind, y, right.kind);
     if (r === null) (nulls ??= new Uint8Array(n))[i] = 1;
     else out[i] = r ? 1 : 0;
+  }
+  return { kind: 'bool', values: out, nulls };
+}
+
+/** A string column against one non-null value: one comparison per dictionary entry, then a lookup per row. */
+function stringCompareConstant(
+  op: string,
+  codes: Int32Array,
+  dict: string[],
+  value: string,
+  n: number,
+): BoolColumn {
+  const ci = op === '=~' || op === '!~';
+  const target = ci ? value.toLowerCase() : value;
+  const perCode = new Uint8Array(dict.length);
+  for (let c = 0; c < dict.length; c++)
+    perCode[c] = orderResult(op, strCmp(ci ? dict[c].toLowerCase() : dict[c], target)) ? 1 : 0;
+  const out = new Uint8Array(n);
+  const onNull = nullResult(op, true, false);
+  let nulls: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) {
+    const code = codes[i];
+    if (code >= 0) out[i] = perCode[code];
+    else if (onNull === null) (nulls ??= new Uint8Array(n))[i] = 1;
+    else out[i] = onNull ? 1 : 0;
   }
   return { kind: 'bool', values: out, nulls };
 }

@@ -68,7 +68,7 @@ function evaluateCall(e: Extract<PExpr, { kind: 'call' }>, batch: ColumnBatch, c
   let result: Column;
   if (ARITH.has(fn)) result = arithmetic(fn, args[0], args[1], n);
   else if (fn === 'neg') result = negate(args[0], n);
-  else if (COMPARE.has(fn)) result = compare(fn, args[0], args[1], n);
+  else if (COMPARE.has(fn)) result = compare(fn, args[0], args[1], n, ctx.isConstant(args[1]));
   else if (fn === 'and' || fn === 'or') result = logical(fn, args[0], args[1], n);
   else if (fn === 'not') result = not(args[0], n);
   else if (MEMBERSHIP.has(fn)) result = membership(fn, args[0], args.slice(1), n);
