@@ -7,8 +7,8 @@ import type {
   NumericColumn,
   StringColumn,
 } from './columns';
-import { SYS_TIME_FIELD, TIME_FIELD } from './columns';
 import type { NormalizedEvent } from './events';
+import { EventBatchBuilder } from './event-batch-builder';
 
 /**
  * Builds columns from JS values: the slow path used for the un-compacted tail, inline tables and results
@@ -126,48 +126,21 @@ export function valueAt(column: Column, i: number): unknown {
 
 /**
  * Builds a batch from normalized events: `_time` and `_sysTime` as datetime columns, every other field
- * with its inferred kind.
+ * with its inferred kind (`EventBatchBuilder` semantics).
  */
 export function batchFromEvents(
   events: readonly NormalizedEvent[],
   sysTimes: number | readonly number[],
 ): ColumnBatch {
-  const n = events.length;
-  const time = new Float64Array(n);
-  const sys = new Float64Array(n);
-  const fieldValues = new Map<string, unknown[]>();
-  // The previous event's field names and value arrays by position: events of one shape list their
-  // fields in the same order, so the name comparison replaces a map lookup per field (speed).
-  const shapeNames: string[] = [];
-  const shapeValues: unknown[][] = [];
-  for (let i = 0; i < n; i++) {
+  const builder = new EventBatchBuilder(events.length);
+  for (let i = 0; i < events.length; i++) {
     const event = events[i];
     const fields = event.fields;
-    time[i] = event.time;
-    sys[i] = typeof sysTimes === 'number' ? sysTimes : sysTimes[i];
-    let j = 0;
-    for (const name in fields) {
-      let vals: unknown[];
-      if (j < shapeNames.length && shapeNames[j] === name) vals = shapeValues[j];
-      else {
-        let known = fieldValues.get(name);
-        if (!known) {
-          known = new Array(n).fill(null);
-          fieldValues.set(name, known);
-        }
-        vals = known;
-        shapeNames[j] = name;
-        shapeValues[j] = vals;
-      }
-      vals[i] = fields[name];
-      j++;
-    }
+    builder.beginRow(event.time, typeof sysTimes === 'number' ? sysTimes : sysTimes[i]);
+    for (const name in fields) builder.set(name, fields[name]);
+    builder.endRow();
   }
-  const columns = new Map<string, Column>();
-  columns.set(TIME_FIELD, { kind: 'datetime', values: time, nulls: null });
-  columns.set(SYS_TIME_FIELD, { kind: 'datetime', values: sys, nulls: null });
-  for (const [name, vals] of fieldValues) columns.set(name, columnFromValues(vals));
-  return { length: n, columns };
+  return builder.finish();
 }
 
 /** Keeps the rows whose index is listed in `selection` (ascending), for every column. */

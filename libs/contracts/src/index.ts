@@ -5,6 +5,7 @@ export * from './dataset-source';
 export * from './query-result';
 export * from './blocks';
 export * from './column-builder';
+export * from './event-batch-builder';
 export * from './batch-concat';
 export * from './lazy-columns';
 export * from './metrics';

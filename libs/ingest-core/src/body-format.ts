@@ -16,13 +16,12 @@ const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
 
 /**
  * Picks the body format from `Content-Type` (parameters such as `charset=utf-8` allowed). A missing type is
- * sniffed: a body that starts with `[` or `{` is JSON; anything else is refused rather than guessed as CSV,
- * since a guess would turn garbage into events.
+ * sniffed from `first`, the body's first non-whitespace character: a body that starts with `[` or `{` is
+ * JSON; anything else is refused rather than guessed as CSV, since a guess would turn garbage into events.
  */
-export function detectBodyFormat(contentType: string | undefined, text: string): BodyFormat {
+export function detectBodyFormat(contentType: string | undefined, first: string): BodyFormat {
   const raw = (contentType ?? '').trim();
   if (raw === '') {
-    const first = firstNonSpace(text);
     if (first === '[' || first === '{' || first === '') return 'json';
     throw invalid(
       'cannot tell the body format: no Content-Type and the body is not JSON; send text/csv for CSV',
@@ -55,13 +54,4 @@ export function detectBodyFormat(contentType: string | undefined, text: string):
     }
   }
   return format;
-}
-
-/** The first character that is not JSON whitespace, or '' for a blank text. */
-export function firstNonSpace(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return text[i];
-  }
-  return '';
 }

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { invalid } from '@quarry/common';
-import { checkEventCount, type ParsedRecords } from './json-body';
+import { checkEventCount, recordsOf, type RecordSource } from './json-body';
 import type { IngestLimits } from './limits';
 
 /**
@@ -14,7 +14,7 @@ export function parseCsv(
   delimiter: string,
   fields: readonly string[] | null,
   limits: IngestLimits,
-): ParsedRecords {
+): RecordSource {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
     rows = parse(text, {
@@ -32,7 +32,7 @@ export function parseCsv(
   if (fields && fields.length > 0) {
     header = fields;
   } else {
-    if (rows.length === 0) return { values: [], errors: [], where: () => '' };
+    if (rows.length === 0) return recordsOf([], () => '');
     header = rows[0].record;
     start = 1;
   }
@@ -58,7 +58,7 @@ export function parseCsv(
     }
     values[i] = obj;
   }
-  return { values, errors, where: (i) => `line ${lines[i]}` };
+  return recordsOf(values, (i) => `line ${lines[i]}`, errors);
 }
 
 /** Splits the `X-Axiom-CSV-Fields` header value; empty or absent gives null (the body has a header line). */

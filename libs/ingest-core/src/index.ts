@@ -3,7 +3,9 @@ export { decodeBody } from './decode-body';
 export { processedBytesFor } from './processed-bytes';
 export {
   parseIngestBody,
+  parseIngestBatch,
   parseEventLabels,
+  type IngestBatchResult,
   type IngestParseOptions,
   type IngestParseResult,
   type IngestParseFailure,

@@ -3,17 +3,37 @@ import { findJsonErrorOffset } from './json-error-position';
 import type { IngestLimits } from './limits';
 
 /**
- * The records of a JSON or NDJSON body, before normalization. `values[i]` is the parsed JSON (or undefined
- * when `errors[i]` says why it did not parse); `where(i)` names it for failure messages.
+ * The records of a body, before normalization, read one at a time: `read(i)` gives the i-th record's
+ * value, or a `RecordError` saying why it is not one; `where(i)` names it for failure messages. NDJSON
+ * lines are parsed only when read, so a caller that turns each record into columns right away never holds
+ * more than one parsed event.
  */
-export interface ParsedRecords {
-  values: unknown[];
-  errors: (string | null)[];
-  where: (i: number) => string;
+export interface RecordSource {
+  readonly count: number;
+  read(i: number): unknown;
+  where(i: number): string;
+}
+
+/** A record that did not parse. */
+export class RecordError {
+  constructor(readonly message: string) {}
+}
+
+/** Records already parsed (JSON arrays, CSV). */
+export function recordsOf(
+  values: readonly unknown[],
+  where: (i: number) => string,
+  errors: readonly (string | null)[] | null = null,
+): RecordSource {
+  return {
+    count: values.length,
+    read: (i) => (errors !== null && errors[i] !== null ? new RecordError(errors[i]!) : values[i]),
+    where,
+  };
 }
 
 /** Parses a JSON array body (`[...]`); a body that is not valid JSON fails as a whole, with its position. */
-export function parseJsonArray(text: string, limits: IngestLimits): ParsedRecords {
+export function parseJsonArray(text: string, limits: IngestLimits): RecordSource {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -26,43 +46,70 @@ export function parseJsonArray(text: string, limits: IngestLimits): ParsedRecord
     });
   }
   checkEventCount(parsed.length, limits);
-  return { values: parsed, errors: new Array(parsed.length).fill(null), where: (i) => `event ${i + 1}` };
+  return recordsOf(parsed, (i) => `event ${i + 1}`);
 }
 
 /**
- * Parses NDJSON: one JSON object per non-empty line. A bad line is a per-event failure; the other lines are
- * still ingested. A body where no line is valid JSON is not NDJSON at all and fails as a whole.
+ * NDJSON: one JSON value per non-empty line. A bad line is a per-event failure; the other lines are still
+ * ingested. A body where no line is valid JSON is not NDJSON at all: `parsedAny` stays false once every
+ * line was read, and the caller fails it as a whole (`noJsonLine(firstError)`), unless it reads the body
+ * another way.
+ *
+ * Works on the bytes: each line is decoded to a string on its own when read. V8 decodes and parses many
+ * small strings several times faster than one multi-megabyte string split into lines (measured: 5,000
+ * bench events, 2.3 MB: 5.0 µs → 1.4 µs per event).
  */
-export function parseNdjson(text: string, limits: IngestLimits): ParsedRecords {
-  const lines = text.split('\n');
-  // Count first, so an oversized batch is refused before any parsing work.
-  let count = 0;
-  for (let i = 0; i < lines.length; i++) if (!isBlank(lines[i])) count++;
-  checkEventCount(count, limits);
-  const values: unknown[] = new Array(count);
-  const errors: (string | null)[] = new Array(count).fill(null);
-  const lineNumbers = new Int32Array(count);
-  let parsedAny = count === 0;
-  let firstError = '';
-  for (let i = 0, r = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (isBlank(line)) continue;
-    lineNumbers[r] = i + 1;
-    try {
-      values[r] = JSON.parse(line);
-      parsedAny = true;
-    } catch (err) {
-      errors[r] = `invalid JSON: ${shortMessage((err as Error).message)}`;
-      if (firstError === '') firstError = `line ${i + 1}: ${errors[r]}`;
+export class NdjsonLines implements RecordSource {
+  private readonly bytes: Buffer;
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly lineNumbers: number[] = [];
+  parsedAny = false;
+  firstError = '';
+
+  constructor(body: Uint8Array, start: number, limits: IngestLimits) {
+    this.bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    const bytes = this.bytes;
+    // Line boundaries first, so an oversized batch is refused before any parsing work.
+    for (let pos = start, line = 1; pos <= bytes.length; line++) {
+      let end = bytes.indexOf(0x0a, pos);
+      if (end < 0) end = bytes.length;
+      if (!isBlank(bytes, pos, end)) {
+        this.starts.push(pos);
+        this.ends.push(end);
+        this.lineNumbers.push(line);
+      }
+      pos = end + 1;
     }
-    r++;
+    checkEventCount(this.starts.length, limits);
+    if (this.starts.length === 0) this.parsedAny = true;
   }
-  if (!parsedAny) {
-    throw invalid(`body is neither a JSON array nor NDJSON: no line is valid JSON (${firstError})`, {
-      code: 'ingest_body_malformed',
-    });
+
+  get count(): number {
+    return this.starts.length;
   }
-  return { values, errors, where: (i) => `line ${lineNumbers[i]}` };
+
+  read(i: number): unknown {
+    try {
+      const value: unknown = JSON.parse(this.bytes.toString('utf8', this.starts[i], this.ends[i]));
+      this.parsedAny = true;
+      return value;
+    } catch (err) {
+      const error = new RecordError(`invalid JSON: ${shortMessage((err as Error).message)}`);
+      if (this.firstError === '') this.firstError = `${this.where(i)}: ${error.message}`;
+      return error;
+    }
+  }
+
+  where(i: number): string {
+    return `line ${this.lineNumbers[i]}`;
+  }
+}
+
+export function noJsonLine(firstError: string) {
+  return invalid(`body is neither a JSON array nor NDJSON: no line is valid JSON (${firstError})`, {
+    code: 'ingest_body_malformed',
+  });
 }
 
 export function checkEventCount(count: number, limits: IngestLimits): void {
@@ -77,9 +124,10 @@ export function checkEventCount(count: number, limits: IngestLimits): void {
   }
 }
 
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+/** True when bytes [start, end) are only spaces, tabs and carriage returns. */
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
     if (c !== 0x20 && c !== 0x0d && c !== 0x09) return false;
   }
   return true;

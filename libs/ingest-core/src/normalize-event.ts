@@ -32,41 +32,81 @@ export class EventFailure {
  * and a null prototype itself, so like an `Object.create(null)` map, `__proto__`, `constructor` and
  * `toString` are plain keys that can never reach `Object.prototype`. Unlike `Object.create(null)`, which
  * V8 keeps in slow dictionary mode, these objects get hidden classes: events of one shape share one, and
- * setting, `in` and `for…in` over their fields (normalization, building columns) stay fast.
+ * setting, `in` and `for…in` over their fields stay fast.
  */
 const fieldMapPrototype: object = Object.freeze(Object.create(null) as object);
 function newFieldMap(): Record<string, FieldValue> {
   return Object.create(fieldMapPrototype) as Record<string, FieldValue>;
 }
 
-/** Mutable state of one event's flattening (kept in one object to avoid closures in the hot path). */
-interface FlattenState {
-  out: Record<string, FieldValue>;
-  count: number;
-  error: string | null;
+/**
+ * One event's fields while (and after) it is flattened: parallel name/value arrays, reused from event to
+ * event, so the ingest path allocates no field map per event (`parseIngestBatch` appends the entries
+ * straight into columns). Names are distinct; a repeated name keeps its first position and its last value,
+ * as assignments to an object would.
+ */
+export class FlattenState {
+  readonly names: string[] = [];
+  readonly values: FieldValue[] = [];
+  /** Entries in `names`/`values`. */
+  size = 0;
+  /** Distinct fields seen, the time fields included until the time is resolved (the field limit counts them). */
+  count = 0;
+  error: string | null = null;
   /**
-   * The timestamp field (`timestampField`) and `_time`, kept out of `out` while flattening: deleting them
-   * afterwards would turn every field map into a slow dictionary-mode object. They count as fields until
-   * the time is resolved, exactly as if they had been set and deleted.
+   * Name → entry, only once a name could repeat: flattening an object cannot repeat a name unless a key
+   * contains a dot (`{"a.b":1,"a":{"b":2}}`) or is renamed (`_sysTime` → `_user_sysTime`).
    */
-  timestampName: string;
-  hasTimestamp: boolean;
-  timestamp: FieldValue;
-  hasTime: boolean;
-  time: FieldValue;
-}
+  seen: Map<string, number> | null = null;
+  /**
+   * The timestamp field (`timestampField`) and `_time` are kept apart while flattening; they count as
+   * fields until the time is resolved.
+   */
+  timestampName = TIME_FIELD;
+  hasTimestamp = false;
+  timestamp: FieldValue = null;
+  hasTime = false;
+  time: FieldValue = null;
 
-function newFlattenState(timestampName: string): FlattenState {
-  return {
-    out: newFieldMap(),
-    count: 0,
-    error: null,
-    timestampName,
-    hasTimestamp: false,
-    timestamp: null,
-    hasTime: false,
-    time: null,
-  };
+  reset(timestampName: string): void {
+    this.size = 0;
+    this.count = 0;
+    this.error = null;
+    this.seen = null;
+    this.timestampName = timestampName;
+    this.hasTimestamp = false;
+    this.timestamp = null;
+    this.hasTime = false;
+    this.time = null;
+  }
+
+  /** From now on, look names up in a map (see `seen`). */
+  trackNames(): void {
+    if (this.seen !== null) return;
+    this.seen = new Map();
+    for (let i = 0; i < this.size; i++) this.seen.set(this.names[i], i);
+  }
+
+  /** Sets an entry (a new name is appended); true when the name is new. */
+  put(name: string, value: FieldValue): boolean {
+    const at = this.seen?.get(name);
+    if (at !== undefined) {
+      this.values[at] = value;
+      return false;
+    }
+    this.names[this.size] = name;
+    this.values[this.size] = value;
+    this.seen?.set(name, this.size);
+    this.size++;
+    return true;
+  }
+
+  /** The entries as a field map (for callers that want one object per event). */
+  toFieldMap(): Record<string, FieldValue> {
+    const out = newFieldMap();
+    for (let i = 0; i < this.size; i++) out[this.names[i]] = this.values[i];
+    return out;
+  }
 }
 
 /**
@@ -79,6 +119,21 @@ export function normalizeRecord(
   record: Record<string, unknown>,
   ctx: NormalizeContext,
 ): NormalizedEvent | EventFailure {
+  const state = new FlattenState();
+  const time = flattenRecord(record, ctx, state);
+  if (time instanceof EventFailure) return time;
+  return { time, fields: state.toFieldMap() };
+}
+
+/**
+ * `normalizeRecord` into a reusable `FlattenState` (reset first): the event's fields are left in `state`'s
+ * entries, and its time (epoch ms) is returned, or the reason it fails.
+ */
+export function flattenRecord(
+  record: Record<string, unknown>,
+  ctx: NormalizeContext,
+  state: FlattenState,
+): number | EventFailure {
   let source = record;
   let groupLabels: Record<string, unknown> | null = null;
   let groupTime: unknown = undefined;
@@ -87,14 +142,14 @@ export function normalizeRecord(
     if (isPlainObject(record.labels)) groupLabels = record.labels;
     groupTime = record.time;
   }
-  const state = newFlattenState(ctx.timestampField);
+  state.reset(ctx.timestampField);
   flattenInto(source, '', 1, state, ctx);
   if (state.error !== null) return new EventFailure(state.error);
   if (groupLabels) {
+    state.trackNames(); // labels may repeat the data's names; they win
     flattenInto(groupLabels, '', 1, state, ctx);
     if (state.error !== null) return new EventFailure(state.error);
   }
-  const fields = state.out;
 
   let time = ctx.nowMs;
   let rawTime: unknown;
@@ -110,7 +165,7 @@ export function normalizeRecord(
     timeName = TIME_FIELD;
   }
   // `_time` is the system column; a user field of that name cannot exist next to it. Neither name was
-  // put in `fields` (see FlattenState); they stop counting as fields here.
+  // put among the entries (see FlattenState); they stop counting as fields here.
   if (state.hasTimestamp) state.count--;
   if (state.hasTime) state.count--;
   if (rawTime !== undefined && rawTime !== null) {
@@ -120,15 +175,13 @@ export function normalizeRecord(
   }
 
   if (ctx.labels) {
-    for (const name in ctx.labels) {
-      if (!(name in fields)) state.count++;
-      fields[name] = ctx.labels[name];
-    }
+    state.trackNames();
+    for (const name in ctx.labels) if (state.put(name, ctx.labels[name])) state.count++;
   }
   if (state.count > ctx.limits.maxFieldsPerEvent) {
     return new EventFailure(`event has ${state.count} fields; the limit is ${ctx.limits.maxFieldsPerEvent}`);
   }
-  return { time, fields };
+  return time;
 }
 
 /** `{time?, data, labels?}` and nothing else, with `data` an object (service-spec §2.1). */
@@ -147,7 +200,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Flattens `obj` into `state.out`. Recursion depth is bounded by `limits.maxDepth` (a deeper object becomes
+ * Flattens `obj` into `state`'s entries. Recursion depth is bounded by `limits.maxDepth` (a deeper object becomes
  * null), so the JS stack is never at risk whatever the body's nesting.
  */
 function flattenInto(
@@ -163,6 +216,7 @@ function flattenInto(
     const key = keys[i];
     const value = obj[key];
     const name = prefix === '' ? renameReserved(key) : `${prefix}.${key}`;
+    if (key.includes('.') || (prefix === '' && name !== key)) state.trackNames();
     if (isPlainObject(value) && !(depth === 1 && ctx.mapFields.has(key))) {
       if (depth + 1 > limits.maxDepth) {
         guardHardDepth(value, depth + 1, limits);
@@ -189,7 +243,7 @@ function setField(name: string, value: FieldValue, state: FlattenState, limits: 
   }
   const isTimestamp = name === state.timestampName;
   const isTime = !isTimestamp && name === TIME_FIELD;
-  const isNew = isTimestamp ? !state.hasTimestamp : isTime ? !state.hasTime : !(name in state.out);
+  const isNew = isTimestamp ? !state.hasTimestamp : isTime ? !state.hasTime : state.put(name, value);
   if (isNew) {
     state.count++;
     if (state.count > limits.maxFieldsPerEvent + 1) {
@@ -204,7 +258,7 @@ function setField(name: string, value: FieldValue, state: FlattenState, limits: 
   } else if (isTime) {
     state.hasTime = true;
     state.time = value;
-  } else state.out[name] = value;
+  }
   return true;
 }
 
@@ -303,9 +357,9 @@ export function prepareLabels(
 ): Record<string, FieldValue> | null {
   if (!labels) return null;
   // Only `_time` is set aside (and dropped): labels named like a custom timestamp field stay labels.
-  const state = newFlattenState(TIME_FIELD);
+  const state = new FlattenState();
   flattenInto(labels, '', 1, state, { ...ctx, labels: null });
   if (state.error !== null)
     throw invalid(`X-Axiom-Event-Labels: ${state.error}`, { code: 'ingest_labels_invalid' });
-  return Object.keys(state.out).length > 0 ? state.out : null;
+  return state.size > 0 ? state.toFieldMap() : null;
 }

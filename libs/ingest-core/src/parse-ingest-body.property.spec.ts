@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { QuarryError } from '@quarry/common';
-import { parseIngestBody } from './parse-ingest-body';
+import { batchFromEvents } from '@quarry/contracts';
+import { parseIngestBatch, parseIngestBody } from './parse-ingest-body';
 
 const NOW = Date.UTC(2024, 4, 1);
 const CONTENT_TYPES = [
@@ -86,6 +87,58 @@ describe('parseIngestBody properties', () => {
             return;
           expect(result.events.length + result.failures.length).toBe(nonEmpty);
           expect(({} as Record<string, unknown>).x).toBeUndefined();
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("parseIngestBatch builds exactly the batch of parseIngestBody's events, with the same failures", () => {
+    const value = fc.oneof(
+      fc.constantFrom('x', 'y', '', 'é'),
+      fc.integer({ min: -3, max: 3 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.integer(), { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom('b', 'c.d'), fc.integer(), { maxKeys: 2 }),
+    );
+    const event = fc.oneof(
+      fc.dictionary(
+        fc.constantFrom('a', 'b', 'a.b', '_sysTime', '_user_sysTime', '_time', 'ts', '__proto__'),
+        value,
+        { maxKeys: 6 },
+      ),
+      fc.record({
+        data: fc.dictionary(fc.constantFrom('a', 'b'), value),
+        labels: fc.dictionary(fc.constantFrom('a', 'z'), value),
+      }),
+      fc.constantFrom({ _time: 'garbage' }, { _time: '2024-05-01T00:00:00Z', a: 1 }, 'not an object', 7),
+    );
+    const line = fc.oneof(
+      { weight: 6, arbitrary: event.map((e) => JSON.stringify(e)) },
+      { weight: 1, arbitrary: fc.constantFrom('{bad json', '', '  ') },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 25 }),
+        fc.constantFrom('application/x-ndjson', 'application/json'),
+        fc.option(fc.constantFrom('ts', 'a.b'), { nil: undefined }),
+        fc.option(fc.dictionary(fc.constantFrom('a', 'l.m', 'z'), value, { maxKeys: 2 }), { nil: undefined }),
+        (lines, contentType, timestampField, labels) => {
+          const body = Buffer.from(lines.join('\n'));
+          const options = { contentType, timestampField, labels, nowMs: NOW };
+          let expected;
+          try {
+            expected = parseIngestBody(body, options);
+          } catch (err) {
+            expect(() => parseIngestBatch(body, options)).toThrow((err as Error).message);
+            return;
+          }
+          const actual = parseIngestBatch(body, options);
+          expect(actual.failures).toEqual(expected.failures);
+          if (expected.events.length === 0) expect(actual.batch).toBeNull();
+          else expect(actual.batch).toEqual(batchFromEvents(expected.events, NOW));
         },
       ),
       { numRuns: 1000 },

@@ -1,14 +1,22 @@
 import { invalid } from '@quarry/common';
-import type { NormalizedEvent } from '@quarry/contracts';
-import { detectBodyFormat, firstNonSpace } from './body-format';
+import { EventBatchBuilder, type ColumnBatch, type NormalizedEvent } from '@quarry/contracts';
+import { detectBodyFormat } from './body-format';
 import { parseCsv, parseCsvFieldsHeader } from './csv-body';
-import { parseJsonArray, parseNdjson, type ParsedRecords } from './json-body';
+import {
+  NdjsonLines,
+  noJsonLine,
+  parseJsonArray,
+  RecordError,
+  recordsOf,
+  type RecordSource,
+} from './json-body';
 import { type IngestLimits, resolveLimits } from './limits';
 import {
   EventFailure,
+  flattenRecord,
+  FlattenState,
   isPlainObject,
   type NormalizeContext,
-  normalizeRecord,
   prepareLabels,
 } from './normalize-event';
 
@@ -44,6 +52,12 @@ export interface IngestParseResult {
   failures: IngestParseFailure[];
 }
 
+export interface IngestBatchResult {
+  /** The accepted events as columns (`EventBatchBuilder` semantics), or null when none was accepted. */
+  batch: ColumnBatch | null;
+  failures: IngestParseFailure[];
+}
+
 /**
  * Parses a decoded ingest body into normalized events. Whole-request problems (malformed JSON array, no
  * parseable event, too many events, unsupported type) throw a `QuarryError`; problems of one event become
@@ -52,10 +66,48 @@ export interface IngestParseResult {
  * An empty body (or `[]`) is not an error: it yields no events, as Axiom answers `ingested: 0`.
  */
 export function parseIngestBody(body: Buffer, options: IngestParseOptions): IngestParseResult {
+  const events: NormalizedEvent[] = [];
+  const state = new FlattenState();
+  const failures = parseInto(body, options, state, (time) =>
+    events.push({ time, fields: state.toFieldMap() }),
+  );
+  return { events, failures };
+}
+
+/**
+ * `parseIngestBody` straight into columns: each event is flattened into a reused `FlattenState` and
+ * appended to an `EventBatchBuilder` before the next line is parsed, so no per-event object outlives its
+ * event (the ingest hot path). Every row's `_sysTime` is `options.nowMs`. The batch equals
+ * `batchFromEvents(parseIngestBody(body, options).events, options.nowMs)`.
+ */
+export function parseIngestBatch(body: Buffer, options: IngestParseOptions): IngestBatchResult {
+  const state = new FlattenState();
+  let builder: EventBatchBuilder | null = null;
+  const failures = parseInto(body, options, state, (time, capacity) => {
+    builder ??= new EventBatchBuilder(capacity);
+    builder.beginRow(time, options.nowMs);
+    const { names, values, size } = state;
+    for (let i = 0; i < size; i++) builder.set(names[i], values[i]);
+    builder.endRow();
+  });
+  const built = builder as EventBatchBuilder | null;
+  return { batch: built === null ? null : built.finish(), failures };
+}
+
+/**
+ * Reads every record of the body, flattens it into `state` and hands each accepted event to `accept` (with
+ * its time, and the number of records as a capacity hint) before reading the next; returns the failures.
+ */
+function parseInto(
+  body: Buffer,
+  options: IngestParseOptions,
+  state: FlattenState,
+  accept: (time: number, capacity: number) => void,
+): IngestParseFailure[] {
   const limits = resolveLimits(options.limits);
-  let text = body.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const format = detectBodyFormat(options.contentType, text);
+  const start = hasUtf8Bom(body) ? 3 : 0;
+  const first = firstNonSpaceByte(body, start);
+  const format = detectBodyFormat(options.contentType, first);
 
   const base = {
     timestampField: options.timestampField || '_time',
@@ -66,61 +118,87 @@ export function parseIngestBody(body: Buffer, options: IngestParseOptions): Inge
   };
   const ctx: NormalizeContext = { ...base, labels: prepareLabels(options.labels, base) };
 
-  const records = parseRecords(format, text, options, limits);
-  const events: NormalizedEvent[] = [];
+  const records = recordsFor(format, body, start, first, options, limits);
   const failures: IngestParseFailure[] = [];
-  const { values, errors, where } = records;
-  for (let i = 0; i < values.length; i++) {
-    const err = errors[i];
-    if (err !== null) {
-      failures.push({ index: i, error: `${where(i)}: ${err}` });
+  for (let i = 0; i < records.count; i++) {
+    const value = records.read(i);
+    if (value instanceof RecordError) {
+      failures.push({ index: i, error: `${records.where(i)}: ${value.message}` });
       continue;
     }
-    const value = values[i];
     if (!isPlainObject(value)) {
-      failures.push({ index: i, error: `${where(i)}: event must be a JSON object` });
+      failures.push({ index: i, error: `${records.where(i)}: event must be a JSON object` });
       continue;
     }
-    const result = normalizeRecord(value, ctx);
-    if (result instanceof EventFailure) failures.push({ index: i, error: `${where(i)}: ${result.reason}` });
-    else events.push(result);
+    const time = flattenRecord(value, ctx, state);
+    if (time instanceof EventFailure)
+      failures.push({ index: i, error: `${records.where(i)}: ${time.reason}` });
+    else accept(time, records.count);
   }
-  return { events, failures };
+  if (records instanceof NdjsonLines && !records.parsedAny) throw noJsonLine(records.firstError);
+  return failures;
 }
 
-function parseRecords(
+function recordsFor(
   format: string,
-  text: string,
+  body: Buffer,
+  start: number,
+  first: string,
   options: IngestParseOptions,
   limits: IngestLimits,
-): ParsedRecords {
+): RecordSource {
   if (format === 'csv') {
-    return parseCsv(text, options.csvDelimiter ?? ',', parseCsvFieldsHeader(options.csvFields), limits);
+    return parseCsv(
+      body.toString('utf8', start),
+      options.csvDelimiter ?? ',',
+      parseCsvFieldsHeader(options.csvFields),
+      limits,
+    );
   }
-  const first = firstNonSpace(text);
-  if (first === '') return { values: [], errors: [], where: () => '' };
+  if (first === '') return recordsOf([], () => '');
   if (first === '[') {
     if (format === 'ndjson') {
       throw invalid('NDJSON body starts with "[": send a JSON array as application/json', {
         code: 'ingest_body_malformed',
       });
     }
-    return parseJsonArray(text, limits);
+    return parseJsonArray(body.toString('utf8', start), limits);
   }
-  if (format === 'json') {
-    // `application/json` also carries NDJSON (api.md §3.1); a single pretty-printed object is one event.
-    // Parsing the whole text first costs one line's work when it is NDJSON (the error comes at line 2).
-    const single = tryParse(text);
-    if (single !== undefined) {
-      if (!isPlainObject(single)) {
+  const lines = new NdjsonLines(body, start, limits);
+  if (format === 'json' && lines.count > 0) {
+    // `application/json` also carries NDJSON (api.md §3.1), and a single (pretty-printed) value is one
+    // event: one line is the whole body; when the first of several lines is not JSON alone, the whole
+    // body may still be one value.
+    const firstLine = lines.read(0);
+    const whole =
+      lines.count === 1
+        ? firstLine
+        : firstLine instanceof RecordError
+          ? tryParse(body.toString('utf8', start))
+          : undefined;
+    if (whole !== undefined && !(whole instanceof RecordError)) {
+      if (!isPlainObject(whole)) {
         throw invalid('JSON body must be an array of events or NDJSON (one object per line)', {
           code: 'ingest_body_malformed',
         });
       }
-      return { values: [single], errors: [null], where: () => 'event 1' };
+      return recordsOf([whole], () => 'event 1');
     }
   }
-  return parseNdjson(text, limits);
+  return lines;
+}
+
+function hasUtf8Bom(body: Uint8Array): boolean {
+  return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+}
+
+/** The first byte from `start` that is not JSON whitespace, as a character, or '' for a blank body. */
+function firstNonSpaceByte(body: Uint8Array, start: number): string {
+  for (let i = start; i < body.length; i++) {
+    const c = body[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return String.fromCharCode(c);
+  }
+  return '';
 }
 
 function tryParse(text: string): unknown {

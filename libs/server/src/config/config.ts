@@ -120,6 +120,11 @@ export const CONFIG_VARIABLES = {
     default: '20000000',
     help: 'Points one MPL query may read; a query reading more fails with 400 (bounds query memory).',
   },
+  QUARRY_WORKER_THREADS: {
+    schema: int(0, 256),
+    default: String(Math.min(8, os.availableParallelism())),
+    help: 'Worker threads for parsing ingest bodies and building blocks (default: the CPU count, at most 8); 0 runs that work on the main thread.',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -146,6 +151,7 @@ export interface QuarryConfig {
   queryMaxHeldRows: number;
   columnCacheBytes: number;
   mergeIntervalMs: number;
+  workerThreads: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   metricsMaxBodyBytes: number;
   metricsCompactIntervalMs: number;
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     queryMaxHeldRows: values.QUARRY_QUERY_MAX_HELD_ROWS as number,
     columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
+    workerThreads: values.QUARRY_WORKER_THREADS as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
     metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,

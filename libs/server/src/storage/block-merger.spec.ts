@@ -16,6 +16,8 @@ import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { addToTail } from './tail-testing';
+import { CpuPool } from '../workers/cpu-pool';
 
 const POLICY: MergePolicy = { smallBlockRows: 100, maxMergedRows: 40, minRunBlocks: 3, deleteGraceMs: 0 };
 
@@ -41,7 +43,7 @@ describe('BlockMerger', () => {
     registry = await DatasetRegistry.load(metastore);
     blocks = new BlockIndex();
     tail = new TailBuffer();
-    compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
+    compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, CpuPool.create(0));
     catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
     merger = new BlockMerger(
       metastore,
@@ -50,6 +52,7 @@ describe('BlockMerger', () => {
       blocks,
       lock,
       (k) => catalog.forgetBlock(k),
+      CpuPool.create(0),
       POLICY,
     );
   }, 60_000);
@@ -73,7 +76,7 @@ describe('BlockMerger', () => {
   async function block(datasetId: string, events: NormalizedEvent[]) {
     const record = { datasetId, sysTime: 7, batch: batchFromEvents(events, 7) };
     const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
-    tail.add({ ...position, ...record });
+    addToTail(tail, position, record);
     await compactor.flush();
   }
 

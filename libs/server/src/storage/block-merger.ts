@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { decodeBlock } from '@quarry/block-format';
-import { blockIdFor, type BlockRecord, type ColumnBatch } from '@quarry/contracts';
+import { blockIdFor, type BlockRecord } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
 import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
-import { buildBlock } from './compactor';
 import type { DatasetRegistry } from './dataset-registry';
+import type { CpuPool } from '../workers/cpu-pool';
 
 export interface MergePolicy {
   /** Blocks with fewer rows than this are merge candidates. */
@@ -66,6 +65,7 @@ export class BlockMerger {
     private readonly blocks: BlockIndex,
     private readonly lock: AsyncMutex,
     private readonly forget: (objectKey: string) => void,
+    private readonly cpu: CpuPool,
     private readonly policy: MergePolicy = DEFAULT_MERGE_POLICY,
   ) {}
 
@@ -123,10 +123,11 @@ export class BlockMerger {
   }
 
   private async mergeRun(datasetId: string, run: BlockRecord[]): Promise<boolean> {
-    const batches: ColumnBatch[] = [];
-    for (const block of run) batches.push(decodeBlock(await this.objects.get(block.objectKey)));
-    if (!kindsAgree(batches)) return false;
-    const { batch: merged, bytes, minTime, maxTime } = buildBlock(batches);
+    const inputs: Uint8Array[] = [];
+    for (const block of run) inputs.push(await this.objects.get(block.objectKey));
+    const merged = await this.cpu.run('mergeBlocks', { blocks: inputs });
+    if (merged === null) return false; // a column's kind differs between the blocks
+    const { bytes, minTime, maxTime } = merged;
     const partition = run[0].partition;
     const firstOffset = Math.min(...run.map((b) => b.firstOffset));
     const lastOffset = Math.max(...run.map((b) => b.lastOffset));
@@ -136,7 +137,7 @@ export class BlockMerger {
       datasetId,
       // A fresh name per attempt: deleting the output of a refused swap can never hit a live object.
       objectKey: `blocks/${datasetId}/${id}.${randomUUID().slice(0, 8)}.merged.qblk`,
-      rowCount: merged.length,
+      rowCount: merged.rowCount,
       sizeBytes: bytes.byteLength,
       minTime,
       maxTime,
@@ -202,17 +203,4 @@ export class BlockMerger {
     if (removed > 0) this.logger.log(`removed ${removed} unreferenced block objects`);
     return removed;
   }
-}
-
-/** True when every column present in several batches has the same kind in all of them. */
-function kindsAgree(batches: readonly ColumnBatch[]): boolean {
-  const kinds = new Map<string, string>();
-  for (const batch of batches) {
-    for (const [name, column] of batch.columns) {
-      const seen = kinds.get(name);
-      if (seen === undefined) kinds.set(name, column.kind);
-      else if (seen !== column.kind) return false;
-    }
-  }
-  return true;
 }

@@ -16,6 +16,8 @@ import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord, encodeLogRecordV1 } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { addToTail } from './tail-testing';
+import { CpuPool } from '../workers/cpu-pool';
 
 /**
  * The compactor's contract (DESIGN.md §5b): blocks and the log offset commit together, a crash between
@@ -39,17 +41,26 @@ describe('Compactor', () => {
     const blocks = new BlockIndex();
     for (const d of registry.list()) blocks.load(await metastore.blocks.listBlocks(d.id));
     const tail = new TailBuffer();
-    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, new AsyncMutex());
+    const compactor = new Compactor(
+      log,
+      objects,
+      metastore,
+      registry,
+      blocks,
+      tail,
+      new AsyncMutex(),
+      CpuPool.create(0),
+    );
     const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
     return { registry, blocks, tail, compactor, catalog };
   }
 
-  /** Appends a v2 record as ingest does and returns the tail entry ingest would add. */
-  async function append(datasetId: string, values: number[]) {
+  /** Appends a v2 record as ingest does, and adds it to `tail` as ingest would when one is given. */
+  async function append(datasetId: string, values: number[], tail?: TailBuffer) {
     const events: NormalizedEvent[] = values.map((n, i) => ({ time: 1000 + i, fields: { n } }));
     const record = { datasetId, sysTime: 1, batch: batchFromEvents(events, 1) };
     const [position] = await log.append(datasetId, [encodeLogRecord(record)]);
-    return { ...position, ...record };
+    if (tail) addToTail(tail, position, record);
   }
 
   /** Appends a v1 (JSON) record, as versions before the columnar record wrote them. */
@@ -94,8 +105,8 @@ describe('Compactor', () => {
       who: 'u',
     });
     const first = await boot();
-    first.tail.add(await append(keep.id, [1, 2, 3]));
-    first.tail.add(await append(gone.id, [100]));
+    await append(keep.id, [1, 2, 3], first.tail);
+    await append(gone.id, [100], first.tail);
     expect(await sumOf(first.catalog, 'keep')).toEqual({ rows: 3, sum: 6 }); // read-your-writes from the tail
 
     // Crash between upload and commit: the objects exist, nothing is registered, the offset did not move.
@@ -166,8 +177,8 @@ describe('Compactor', () => {
           ? encodeLogRecordV1({ v: 1, datasetId: dataset.id, sysTime: r.sysTime, events: r.events })
           : encodeLogRecord({ datasetId: dataset.id, sysTime: r.sysTime, batch });
       const [position] = await log.append(dataset.id, [payload]);
-      // Record 1 stays out of memory (a late ingest continuation): decoded from the log.
-      if (i !== 1) withTail.tail.add({ ...position, datasetId: dataset.id, sysTime: r.sysTime, batch });
+      // Record 1 stays out of memory (a late ingest continuation).
+      if (i !== 1) addToTail(withTail.tail, position, { datasetId: dataset.id, sysTime: r.sysTime, batch });
     }
     const fromLog = await boot();
     expect(await fromLog.compactor.replay()).toBe(4);

@@ -1,15 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { encodeBlock } from '@quarry/block-format';
-import {
-  blockIdFor,
-  concatEventBatches,
-  selectRows,
-  timeOrder,
-  TIME_FIELD,
-  wireTypeOfKind,
-  type BlockRecord,
-  type ColumnBatch,
-} from '@quarry/contracts';
+import { blockIdFor, type BlockRecord } from '@quarry/contracts';
 import type { IngestLog } from '@quarry/log';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
@@ -18,7 +8,8 @@ import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
 import type { DatasetRegistry } from './dataset-registry';
 import type { TailBuffer } from './tail-buffer';
-import { decodeLogRecord } from './log-codec';
+import { datasetIdOfLogRecord, summarizeLogRecord } from './log-codec';
+import type { CpuPool } from '../workers/cpu-pool';
 
 const PARTITION = 0;
 const MAX_RECORDS_PER_FLUSH = 5_000;
@@ -50,6 +41,7 @@ export class Compactor {
     private readonly blocks: BlockIndex,
     private readonly tail: TailBuffer,
     private readonly lock: AsyncMutex,
+    private readonly cpu: CpuPool,
   ) {}
 
   /** Loads the committed offset and replays the uncompacted log into the tail (read-your-writes after restart). */
@@ -61,16 +53,11 @@ export class Compactor {
       const records = await this.log.read(PARTITION, offset, MAX_RECORDS_PER_FLUSH);
       if (records.length === 0) break;
       for (const record of records) {
-        const payload = decodeLogRecord(record.payload);
-        if (this.registry.getById(payload.datasetId)) {
-          this.tail.add({
-            partition: record.partition,
-            offset: record.offset,
-            datasetId: payload.datasetId,
-            sysTime: payload.sysTime,
-            batch: payload.batch,
-          });
-          replayed += payload.batch.length;
+        // Only the footer is read: the columns are decoded if a query reads them before compaction.
+        const summary = summarizeLogRecord(record.payload);
+        if (this.registry.getById(summary.datasetId)) {
+          this.tail.add(record, record.payload, summary);
+          replayed += summary.rows;
         }
         offset = record.offset + 1;
       }
@@ -113,44 +100,40 @@ export class Compactor {
     const firstOffset = records[0].offset;
     const lastOffset = records[records.length - 1].offset;
 
-    // Normally every record is in the tail (ingest and replay put it there) and nothing is decoded; a
-    // record is missing when its ingest continuation has not run yet, or its dataset was deleted.
-    const perDataset = new Map<string, ColumnBatch[]>();
+    // The records' payloads are the columns as ingest built them; a worker concatenates, sorts and
+    // encodes them, so the event loop only moves bytes.
+    const perDataset = new Map<string, Uint8Array[]>();
     for (const record of records) {
-      const { datasetId, batch } =
-        this.tail.at(record.partition, record.offset) ?? decodeLogRecord(record.payload);
+      const datasetId = datasetIdOfLogRecord(record.payload);
       if (!this.registry.getById(datasetId)) continue; // dataset deleted since
       const group = perDataset.get(datasetId);
-      if (group) group.push(batch);
-      else perDataset.set(datasetId, [batch]);
+      if (group) group.push(record.payload);
+      else perDataset.set(datasetId, [record.payload]);
     }
 
     const registered: BlockRecord[] = [];
     const fieldUpdates: { datasetId: string; fields: { name: string; type: string }[] }[] = [];
     let rows = 0;
-    for (const [datasetId, batches] of perDataset) {
-      const { batch, bytes, minTime, maxTime } = buildBlock(batches);
+    for (const [datasetId, payloads] of perDataset) {
+      const block = await this.cpu.run('buildBlock', { payloads });
       const id = blockIdFor(datasetId, PARTITION, firstOffset, lastOffset);
       const objectKey = `blocks/${datasetId}/${id}.qblk`;
-      await this.objects.put(objectKey, bytes);
+      await this.objects.put(objectKey, block.bytes);
       registered.push({
         id,
         datasetId,
         objectKey,
-        rowCount: batch.length,
-        sizeBytes: bytes.byteLength,
-        minTime,
-        maxTime,
+        rowCount: block.rowCount,
+        sizeBytes: block.bytes.byteLength,
+        minTime: block.minTime,
+        maxTime: block.maxTime,
         partition: PARTITION,
         firstOffset,
         lastOffset,
         createdAt: new Date().toISOString(),
       });
-      fieldUpdates.push({
-        datasetId,
-        fields: [...batch.columns].map(([name, column]) => ({ name, type: wireTypeOfKind(column.kind) })),
-      });
-      rows += batch.length;
+      fieldUpdates.push({ datasetId, fields: block.fields });
+      rows += block.rowCount;
     }
 
     // Field schemas first: merging is idempotent, so a crash before the registration below only repeats it.
@@ -165,28 +148,4 @@ export class Compactor {
     await this.log.truncateBefore(PARTITION, this.nextOffset);
     return { records: records.length, blocks: registered.length, rows };
   }
-}
-
-/**
- * One block from a dataset's record batches (in log order): concatenated as `batchFromEvents` would have
- * built them from all the events, rows sorted by `_time` (ties keep log order), deflate-compressed.
- */
-export function buildBlock(batches: readonly ColumnBatch[]): {
-  batch: ColumnBatch;
-  bytes: Uint8Array;
-  minTime: number;
-  maxTime: number;
-} {
-  const all = concatEventBatches(batches);
-  const order = timeOrder(all);
-  const batch = order === null ? all : selectRows(all, order);
-  const time = batch.columns.get(TIME_FIELD);
-  const n = batch.length;
-  const hasTimes = n > 0 && time !== undefined && time.kind === 'datetime';
-  return {
-    batch,
-    bytes: encodeBlock(batch),
-    minTime: hasTimes ? time.values[0] : 0,
-    maxTime: hasTimes ? time.values[n - 1] : 0,
-  };
 }

@@ -1,6 +1,12 @@
-import { decodeBlock, encodeBlock } from '@quarry/block-format';
+import { decodeBlock, encodeBlock, readFooter } from '@quarry/block-format';
 import { internal } from '@quarry/common';
-import { batchFromEvents, type ColumnBatch, type IngestLogRecord } from '@quarry/contracts';
+import {
+  batchFromEvents,
+  TIME_FIELD,
+  type ColumnBatch,
+  type ColumnKind,
+  type IngestLogRecord,
+} from '@quarry/contracts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -67,6 +73,11 @@ export function decodeLogRecord(payload: Uint8Array): LogRecordBatch {
 }
 
 function decodeV2(payload: Uint8Array): LogRecordBatch {
+  const { datasetId, sysTime, block } = splitV2(payload);
+  return { datasetId, sysTime, batch: decodeBlock(block) };
+}
+
+function splitV2(payload: Uint8Array): { datasetId: string; sysTime: number; block: Uint8Array } {
   if (payload.length < V2_HEADER_BYTES) throw internal('corrupt ingest log record: short header');
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const idLength = view.getUint16(1, true);
@@ -74,5 +85,58 @@ function decodeV2(payload: Uint8Array): LogRecordBatch {
   const blockStart = V2_HEADER_BYTES + idLength;
   if (blockStart > payload.length) throw internal('corrupt ingest log record: dataset id past the end');
   const datasetId = decoder.decode(payload.subarray(V2_HEADER_BYTES, blockStart));
-  return { datasetId, sysTime, batch: decodeBlock(payload.subarray(blockStart)) };
+  return { datasetId, sysTime, block: payload.subarray(blockStart) };
+}
+
+/** What the tail and the query planner need of a record without decoding its columns. */
+export interface LogRecordSummary {
+  datasetId: string;
+  sysTime: number;
+  rows: number;
+  /** `_time` range; +Infinity/-Infinity when the record has no rows. */
+  minTime: number;
+  maxTime: number;
+  /** Every column with its kind. */
+  fields: { name: string; kind: ColumnKind }[];
+}
+
+/** The summary of a batch about to be logged. */
+export function summarizeBatch(datasetId: string, sysTime: number, batch: ColumnBatch): LogRecordSummary {
+  let minTime = Number.POSITIVE_INFINITY;
+  let maxTime = Number.NEGATIVE_INFINITY;
+  const time = batch.columns.get(TIME_FIELD);
+  if (time !== undefined && time.kind === 'datetime') {
+    const values = time.values;
+    for (let i = 0; i < batch.length; i++) {
+      if (values[i] < minTime) minTime = values[i];
+      if (values[i] > maxTime) maxTime = values[i];
+    }
+  }
+  const fields = [...batch.columns].map(([name, column]) => ({ name, kind: column.kind }));
+  return { datasetId, sysTime, rows: batch.length, minTime, maxTime, fields };
+}
+
+/** The dataset a payload belongs to, read from its header (v1: the JSON is decoded). */
+export function datasetIdOfLogRecord(payload: Uint8Array): string {
+  if (payload.length > 0 && payload[0] === V2_TAG) return splitV2(payload).datasetId;
+  return decodeLogRecord(payload).datasetId;
+}
+
+/** The summary of a logged payload: v2 reads only the block footer; v1 (JSON) is decoded. */
+export function summarizeLogRecord(payload: Uint8Array): LogRecordSummary {
+  if (payload.length === 0 || payload[0] !== V2_TAG) {
+    const { datasetId, sysTime, batch } = decodeLogRecord(payload);
+    return summarizeBatch(datasetId, sysTime, batch);
+  }
+  const { datasetId, sysTime, block } = splitV2(payload);
+  const footer = readFooter(block);
+  const rows = footer.rowCount;
+  return {
+    datasetId,
+    sysTime,
+    rows,
+    minTime: rows > 0 && footer.minTime !== null ? footer.minTime : Number.POSITIVE_INFINITY,
+    maxTime: rows > 0 && footer.maxTime !== null ? footer.maxTime : Number.NEGATIVE_INFINITY,
+    fields: footer.columns.map((c) => ({ name: c.name, kind: c.kind })),
+  };
 }

@@ -9,6 +9,8 @@ import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { addToTail } from './tail-testing';
+import { CpuPool } from '../workers/cpu-pool';
 
 /** Scans with a `top N by _time` hint walk a large block in time-ordered slices and skip the rest. */
 describe('StorageCatalog time-ordered scans', () => {
@@ -23,7 +25,16 @@ describe('StorageCatalog time-ordered scans', () => {
     const registry = await DatasetRegistry.load(metastore);
     const blocks = new BlockIndex();
     const tail = new TailBuffer();
-    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, new AsyncMutex());
+    const compactor = new Compactor(
+      log,
+      objects,
+      metastore,
+      registry,
+      blocks,
+      tail,
+      new AsyncMutex(),
+      CpuPool.create(0),
+    );
     catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
     const dataset = await metastore.datasets.create({
       name: 'big',
@@ -39,7 +50,7 @@ describe('StorageCatalog time-ordered scans', () => {
     }));
     const record = { datasetId: dataset.id, sysTime: 1, batch: batchFromEvents(events, 1) };
     const [position] = await log.append(dataset.id, [encodeLogRecord(record)]);
-    tail.add({ ...position, ...record });
+    addToTail(tail, position, record);
     await compactor.flush();
     expect(blocks.list(dataset.id)).toHaveLength(1);
   }, 60_000);

@@ -106,7 +106,7 @@ class StoredDatasetSource implements DatasetSource {
     note(SYS_TIME_FIELD, 'datetime');
     for (const field of await this.catalog.storedFields(this.datasetId)) note(field.name, field.type);
     for (const entry of this.catalog.snapshot(this.datasetId).tail) {
-      for (const [name, column] of TailBuffer.batchOf(entry).columns) note(name, wireTypeOfKind(column.kind));
+      for (const field of entry.fields) note(field.name, wireTypeOfKind(field.kind));
     }
     return [...types.entries()]
       .map(([name, set]) => ({ name, type: [...set].sort().join('|') }))

@@ -15,6 +15,7 @@ import { DatasetRegistry } from './dataset-registry';
 import { DataDirLock } from './data-dir-lock';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { CpuPool } from '../workers/cpu-pool';
 
 /**
  * Opens the embedded adapters behind the storage ports (segment log, local directory, PGlite) and the
@@ -39,9 +40,20 @@ export class StorageRuntime {
     private readonly lockFile: DataDirLock,
     readonly metrics: MetricsRuntime,
     readonly merger: BlockMerger,
+    readonly cpu: CpuPool,
   ) {}
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
+    const cpu = CpuPool.create(config.workerThreads);
+    try {
+      return await StorageRuntime.openWith(config, cpu);
+    } catch (err) {
+      await cpu.close();
+      throw err;
+    }
+  }
+
+  private static async openWith(config: QuarryConfig, cpu: CpuPool): Promise<StorageRuntime> {
     await fs.mkdir(config.dataDir, { recursive: true });
     const lockFile = DataDirLock.acquire(config.dataDir);
     // Cluster shape: a PostgreSQL server; standalone: PGlite embedded in the data directory.
@@ -55,13 +67,19 @@ export class StorageRuntime {
     for (const dataset of registry.list()) blocks.load(await metastore.blocks.listBlocks(dataset.id));
     const tail = new TailBuffer();
     const lock = new AsyncMutex();
-    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock);
+    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, cpu);
     const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore, {
       columnCacheBytes: config.columnCacheBytes,
       fileCacheBytes: 128 * 1024 * 1024,
     });
-    const merger = new BlockMerger(metastore, objects, registry, blocks, lock, (key) =>
-      catalog.forgetBlock(key),
+    const merger = new BlockMerger(
+      metastore,
+      objects,
+      registry,
+      blocks,
+      lock,
+      (key) => catalog.forgetBlock(key),
+      cpu,
     );
     const metrics = await MetricsRuntime.open(
       { dataDir: config.dataDir, maxPointsPerQuery: config.metricsMaxQueryPoints },
@@ -83,6 +101,7 @@ export class StorageRuntime {
       lockFile,
       metrics,
       merger,
+      cpu,
     );
   }
 
@@ -125,6 +144,7 @@ export class StorageRuntime {
     await this.compactor.stop();
     await this.metrics.close();
     await this.log.close();
+    await this.cpu.close();
     await this.metastore.close();
     this.lockFile.release();
   }

@@ -1,0 +1,51 @@
+import { QuarryError } from '@quarry/common';
+import { decodeLogRecord } from '../storage/log-codec';
+import { CpuPool } from './cpu-pool';
+
+const NOW = Date.UTC(2024, 4, 1);
+const ingestInput = (body: string, contentType = 'application/x-ndjson') => ({
+  datasetId: 'ds-1',
+  body: Buffer.from(body),
+  contentType,
+  mapFields: [],
+  nowMs: NOW,
+});
+
+// The threaded pool loads dist/workers/cpu-worker.js: `npm test` builds before running the suites.
+describe.each([
+  ['on worker threads', 2],
+  ['inline', 0],
+])('CpuPool %s', (_, threads) => {
+  let pool: CpuPool;
+  beforeAll(() => {
+    pool = CpuPool.create(threads);
+  });
+  afterAll(() => pool.close());
+
+  it('parses an ingest body into a log record, its summary and the status', async () => {
+    const body = '{"_time":"2024-05-01T00:00:01Z","a":1,"s":"x"}\n{"a":2.5}\nnot json';
+    const { status, record } = await pool.run('ingest', ingestInput(body));
+    expect(status).toMatchObject({ ingested: 2, failed: 1, walLength: 2 });
+    expect(status.failures[0].error).toMatch(/^line 3: invalid JSON/);
+    const decoded = decodeLogRecord(record!.payload);
+    expect(decoded.datasetId).toBe('ds-1');
+    expect(decoded.batch.length).toBe(2);
+    expect(decoded.batch.columns.get('a')).toMatchObject({ kind: 'real' });
+    expect(record!.summary).toMatchObject({ datasetId: 'ds-1', rows: 2, minTime: NOW, maxTime: NOW + 1000 });
+  });
+
+  it("rethrows a task's QuarryError with its kind, code and message", async () => {
+    const err = await pool.run('ingest', ingestInput('[1', 'application/json')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QuarryError);
+    expect(err).toMatchObject({ kind: 'invalid', code: 'ingest_body_malformed' });
+    expect((err as Error).message).toMatch(/^invalid JSON at byte/);
+  });
+
+  it('answers no record when no event is accepted', async () => {
+    const { status, record } = await pool.run('ingest', ingestInput('{"a":1}\n"x"\n'));
+    expect(status.ingested).toBe(1);
+    expect(record).not.toBeNull();
+    const none = await pool.run('ingest', ingestInput(''));
+    expect(none).toMatchObject({ status: { ingested: 0, failed: 0 }, record: null });
+  });
+});

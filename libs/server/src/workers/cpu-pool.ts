@@ -1,0 +1,60 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Piscina } from 'piscina';
+import { internal } from '@quarry/common';
+import { deserializeError, runTask, type CpuTaskName, type CpuTasks, type TaskResult } from './cpu-tasks';
+
+/**
+ * Runs the CPU-heavy steps of ingest and compaction (`cpu-tasks.ts`) on worker threads (Piscina), so the
+ * event loop only moves bytes, appends to the log and answers; with 0 threads it runs them inline. Either
+ * way a task's error comes back as the error it threw (a QuarryError keeps its kind, code and details).
+ *
+ * Workers load the compiled `dist/workers/cpu-worker.js` of this package, also when this module runs from
+ * TypeScript sources (tests), so the package must be built first (`npm test` builds before it runs).
+ */
+export class CpuPool {
+  private constructor(private readonly piscina: Piscina | null) {}
+
+  /** A pool of `threads` workers, or an inline runner when `threads` is 0. */
+  static create(threads: number): CpuPool {
+    if (threads <= 0) return new CpuPool(null);
+    return new CpuPool(
+      new Piscina({
+        filename: workerScript(),
+        minThreads: 1,
+        maxThreads: threads,
+        // Idle workers exit after a while; one always stays so the next request pays no start-up.
+        idleTimeout: 30_000,
+      }),
+    );
+  }
+
+  get threads(): number {
+    return this.piscina?.threads.length ?? 0;
+  }
+
+  async run<K extends CpuTaskName>(
+    name: K,
+    input: Parameters<CpuTasks[K]>[0],
+  ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
+    const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
+      ? await this.piscina.run({ name, input })
+      : await runTask(name, input);
+    if (result.ok) return result.value;
+    throw deserializeError(result.error);
+  }
+
+  async close(): Promise<void> {
+    await this.piscina?.destroy();
+  }
+}
+
+/** `dist/workers/cpu-worker.js` of this package, whether this module runs from `src/` or `dist/`. */
+function workerScript(): string {
+  const packageRoot = path.resolve(__dirname, '..', '..');
+  const script = path.join(packageRoot, 'dist', 'workers', 'cpu-worker.js');
+  if (!fs.existsSync(script)) {
+    throw internal(`worker script ${script} is missing: build the server package (npm run build)`);
+  }
+  return script;
+}
