@@ -22,9 +22,55 @@ describe('APL conformance corpus over HTTP', () => {
   });
 
   it('passes every CORE case and fails only known COMMON/RARE cases', async () => {
+    await expectCorpusPasses(server, ['--ingest']);
+  });
+});
+
+/**
+ * The same corpus with every summarize split across two query worker threads (real threads, partial states
+ * merged on the main thread): the events are stored as five blocks plus an un-compacted tail, and the
+ * split threshold is one row.
+ */
+describe('APL conformance corpus over HTTP, summarizes split across query workers', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      QUARRY_QUERY_WORKERS: '2',
+      QUARRY_QUERY_SPLIT_MIN_ROWS: '1',
+      QUARRY_COMPACT_INTERVAL_MS: '3600000',
+    });
+    const created = await server.request('POST', '/v2/datasets', { body: { name: 'sample-http-logs' } });
+    expect(created.status).toBe(200);
+    const lines = fs.readFileSync(path.join(CORPUS, 'events.ndjson'), 'utf8').trim().split('\n');
+    const chunk = Math.ceil(lines.length / 6);
+    for (let i = 0; i < lines.length; i += chunk) {
+      const res = await server.request('POST', '/v1/datasets/sample-http-logs/ingest', {
+        body: lines.slice(i, i + chunk).join('\n'),
+        headers: { 'Content-Type': 'application/x-ndjson' },
+      });
+      expect(res.status).toBe(200);
+      if (i + chunk < lines.length) await server.quarry.storage.compactor.flush(); // the last chunk stays in the tail
+    }
+    expect(
+      server.quarry.storage.blocks.list(server.quarry.storage.registry.getByName('sample-http-logs')!.id),
+    ).toHaveLength(5);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('passes every case as with the single-threaded engine', async () => {
+    await expectCorpusPasses(server, []);
+    expect(server.quarry.storage.querySplits).toBeGreaterThan(40);
+  });
+});
+
+async function expectCorpusPasses(server: TestServer, extraArgs: string[]): Promise<void> {
+  {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [path.join(CORPUS, 'run.mjs'), '--base', server.url, '--token', server.token, '--ingest'],
+      [path.join(CORPUS, 'run.mjs'), '--base', server.url, '--token', server.token, ...extraArgs],
       { maxBuffer: 10 * 1024 * 1024 },
     ).catch((err: { stdout?: string; stderr?: string }) => {
       // run.mjs exits 1 when any case fails; the verdict comes from its output below.
@@ -45,5 +91,5 @@ describe('APL conformance corpus over HTTP', () => {
     expect(failures.filter((f) => f.tier === 'core')).toEqual([]);
     expect(failures.filter((f) => !(f.id in known))).toEqual([]);
     process.stdout.write(`APL conformance over HTTP: ${summary![0]}\n`);
-  });
-});
+  }
+}

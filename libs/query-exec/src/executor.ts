@@ -1,13 +1,13 @@
 /**
  * Turns a logical plan into a pipeline of batch streams (pull-based async iterators) and runs it.
  */
-import type { ColumnBatch, DatasetSource, ScanStats } from '@quarry/contracts';
-import { joinRowSource, type PlanNode } from '@quarry/query-plan';
+import { emptyScanStats, type ColumnBatch, type DatasetSource, type ScanStats } from '@quarry/contracts';
+import { joinRowSource, type AggregateNode, type PlanNode, type ScanNode } from '@quarry/query-plan';
 import { QuarryError } from '@quarry/common';
 import { concatBatches } from './concat';
 import { EvalContext } from './eval/context';
-import { aggregate } from './operators/aggregate';
-import type { BatchStream, ExecEnv } from './operators/exec-env';
+import { aggregate, PartialAggregate } from './operators/aggregate';
+import type { AggregateOffload, BatchStream, ExecEnv, RemotePartial } from './operators/exec-env';
 import { join } from './operators/join';
 import { makeSeries } from './operators/make-series';
 import { mvExpand } from './operators/mv-expand';
@@ -23,6 +23,8 @@ export interface ExecuteOptions {
   stats: ScanStats;
   signal?: AbortSignal;
   limits?: Partial<QueryLimits>;
+  /** Splits large summarizes across threads (see `AggregateOffload`). */
+  offload?: AggregateOffload;
 }
 
 export interface ExecuteResult {
@@ -72,8 +74,10 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
       return extend(input(), node, env);
     case 'project':
       return project(input(), node, env);
-    case 'aggregate':
-      return aggregate(input(), node, env);
+    case 'aggregate': {
+      const source = env.offload ? splittableScan(node) : null;
+      return source ? offloadedAggregate(node, source, env, matched) : aggregate(input(), node, env);
+    }
     case 'sort':
       return sort(input(), node.keys, env);
     case 'limit':
@@ -107,6 +111,7 @@ export async function executePlan(root: PlanNode, options: ExecuteOptions): Prom
     counters: { rowsMatched: 0, numGroups: 0 },
     scanHints: new Map(),
     budget: new RowBudget({ ...DEFAULT_QUERY_LIMITS, ...options.limits }),
+    offload: options.offload,
   };
   const batches: ColumnBatch[] = [];
   throwIfAborted(options.signal);
@@ -122,4 +127,87 @@ export async function executePlan(root: PlanNode, options: ExecuteOptions): Prom
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new QuarryError('unavailable', 'query aborted', { code: 'query_aborted' });
+}
+
+/** Operators that work row by row, batch by batch: a summarize over a chain of them can be split. */
+const ROW_WISE = new Set(['filter', 'extend', 'project', 'mv-expand', 'parse']);
+
+/** The scan under a summarize whose input is a row-wise chain over that one scan, else null. */
+function splittableScan(node: AggregateNode): ScanNode | null {
+  let n: PlanNode = node.input;
+  while (ROW_WISE.has(n.kind)) n = (n as { input: PlanNode }).input;
+  return n.kind === 'scan' ? n : null;
+}
+
+/**
+ * A summarize whose scan `env.offload` may split: the remote part's partial states are merged with the
+ * state of the rows read here, then finished as usual.
+ */
+async function* offloadedAggregate(
+  node: AggregateNode,
+  scanNode: ScanNode,
+  env: ExecEnv,
+  matched: PlanNode,
+): BatchStream {
+  const source = env.sources.get(scanNode.dataset);
+  const split = source ? env.offload!.split(node, scanNode, source, env.signal) : null;
+  if (!split) {
+    yield* aggregate(build(node.input, env, matched), node, env);
+    return;
+  }
+  // Settled either way before this generator ends, so a failure here leaves no rejection unhandled.
+  const remote = split.remote.then(
+    (parts) => ({ parts, error: null }),
+    (error: unknown) => ({ parts: [] as RemotePartial[], error }),
+  );
+  const partial = new PartialAggregate(node, env.budget);
+  const localEnv: ExecEnv = { ...env, sources: new Map(env.sources).set(scanNode.dataset, split.local) };
+  for await (const batch of build(node.input, localEnv, matched)) partial.add(batch, env.ctx);
+  const { parts, error } = await remote;
+  if (error !== null) throw error;
+  for (const part of parts) {
+    partial.mergeFrom(PartialAggregate.fromState(node, env.budget, part.state));
+    addScanStats(env.stats, part.stats);
+    if (matched === node.input) env.counters.rowsMatched += part.rowsMatched;
+  }
+  yield partial.finish(env.counters);
+}
+
+function addScanStats(into: ScanStats, more: ScanStats): void {
+  into.blocksExamined += more.blocksExamined;
+  into.blocksMatched += more.blocksMatched;
+  into.blocksCached += more.blocksCached;
+  into.rowsExamined += more.rowsExamined;
+  if (more.minBlockTime !== null)
+    into.minBlockTime =
+      into.minBlockTime === null ? more.minBlockTime : Math.min(into.minBlockTime, more.minBlockTime);
+  if (more.maxBlockTime !== null)
+    into.maxBlockTime =
+      into.maxBlockTime === null ? more.maxBlockTime : Math.max(into.maxBlockTime, more.maxBlockTime);
+}
+
+/**
+ * The remote side of a split summarize: reads `source` (part of the dataset) through the summarize's
+ * input chain and returns the partial state, for `AggregateOffload` implementations to run on a worker.
+ */
+export async function runPartialAggregate(
+  node: AggregateNode,
+  source: DatasetSource,
+  options: { limits?: Partial<QueryLimits>; signal?: AbortSignal },
+): Promise<RemotePartial> {
+  const scanNode = splittableScan(node);
+  if (!scanNode)
+    throw new QuarryError('internal', 'summarize cannot be split', { code: 'exec_not_splittable' });
+  const env: ExecEnv = {
+    sources: new Map([[scanNode.dataset, source]]),
+    stats: emptyScanStats(),
+    signal: options.signal,
+    ctx: new EvalContext(),
+    counters: { rowsMatched: 0, numGroups: 0 },
+    scanHints: new Map(),
+    budget: new RowBudget({ ...DEFAULT_QUERY_LIMITS, ...options.limits }),
+  };
+  const partial = new PartialAggregate(node, env.budget);
+  for await (const batch of build(node.input, env, node.input)) partial.add(batch, env.ctx);
+  return { state: partial.toState(), stats: env.stats, rowsMatched: env.counters.rowsMatched };
 }

@@ -6,7 +6,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isQuarryError } from '@quarry/common';
 import { runApl } from './run-apl';
+import type { AggregateOffload } from '@quarry/query-exec';
 import { MemoryCatalog } from './testing/memory-catalog';
+import { splittingOffload } from './testing/splitting-offload';
 
 const DIR = join(__dirname, '../../../test/golden/apl');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -27,7 +29,7 @@ const VIRTUAL_FIELDS: Record<string, { name: string; expression: string }[]> = {
   ds2: [{ name: 'is_error', expression: 'toint(status) >= 500' }],
 };
 
-async function render(query: string): Promise<string> {
+async function render(query: string, offload?: AggregateOffload): Promise<string> {
   try {
     const out = await runApl(query, {
       startMs: Date.UTC(2024, 4, 1),
@@ -35,6 +37,7 @@ async function render(query: string): Promise<string> {
       nowMs: Date.UTC(2024, 4, 2),
       catalog,
       virtualFields: (dataset) => VIRTUAL_FIELDS[dataset] ?? [],
+      offload,
     });
     const t = out.tables[0];
     const lines = [t.fields.map((f) => `${f.name}:${f.type}`).join(', ')];
@@ -62,4 +65,19 @@ describe('APL golden files', () => {
       expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
     });
   }
+});
+
+// Every golden query again with each summarize split in two parts, one of them computed as a worker
+// thread would (partial state through structuredClone, then merged): the answers must not change.
+describe('APL golden files with summarize split across threads', () => {
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.apl') && f.startsWith(FILTER));
+  const offload = splittingOffload();
+  for (const file of files) {
+    const expectedPath = join(DIR, file.replace(/\.apl$/, '.expected'));
+    it(file, async () => {
+      const actual = await render(readFileSync(join(DIR, file), 'utf8'), offload);
+      expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
+    });
+  }
+  it('split some summarizes', () => expect(offload.splits).toBeGreaterThan(FILTER ? 0 : 50));
 });

@@ -11,7 +11,13 @@ import {
   type DatasetSource,
   type QueryOutput,
 } from '@quarry/contracts';
-import { compileRegex, executePlan, toResultTable, type QueryLimits } from '@quarry/query-exec';
+import {
+  compileRegex,
+  executePlan,
+  toResultTable,
+  type AggregateOffload,
+  type QueryLimits,
+} from '@quarry/query-exec';
 import {
   aplTypeOfWire,
   buildPlan,
@@ -44,6 +50,8 @@ export interface RunAplOptions {
   datasetNames?: readonly string[];
   /** Memory limits (rows held by sort/join/result, groups per summarize); defaults in @quarry/query-exec. */
   limits?: Partial<QueryLimits>;
+  /** Splits large summarizes across worker threads (see `AggregateOffload` in @quarry/query-exec). */
+  offload?: AggregateOffload;
 }
 
 /** Options of `validateApl`. */
@@ -150,12 +158,19 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
       stats,
       signal: options.signal,
       limits: options.limits,
+      offload: options.offload,
     });
     subqueryValues.set(sub, firstColumnValues(subPlan, result.batch));
   }
   const built = buildPlan(query, context(options.defaultLimit));
   const plan = optimize(built.root);
-  const result = await executePlan(plan, { sources, stats, signal: options.signal, limits: options.limits });
+  const result = await executePlan(plan, {
+    sources,
+    stats,
+    signal: options.signal,
+    limits: options.limits,
+    offload: options.offload,
+  });
   const table = toResultTable({ root: plan, batch: result.batch, sources: built.datasets });
   return {
     tables: [table],

@@ -18,7 +18,10 @@ import { evaluate } from '../eval/evaluate';
 import { asBool } from '../eval/logic';
 import { toDynamic } from '../functions/scalar-impl';
 import type { RowBudget } from '../limits';
-import type { BatchStream, ExecEnv } from './exec-env';
+import type { BatchStream, ExecEnv, PartialAggregateState } from './exec-env';
+import type { Aggregator } from '../aggregates/aggregator';
+import { packInstances, unpackInstances } from '../aggregates/state-transfer';
+import type { EvalContext } from '../eval/context';
 
 function keyPart(v: unknown): string {
   if (v === null || v === undefined) return '\u0000';
@@ -29,46 +32,100 @@ function keyPart(v: unknown): string {
 }
 
 export async function* aggregate(input: BatchStream, node: AggregateNode, env: ExecEnv): BatchStream {
-  const table = new GroupTable(node.keys.length, env.budget);
-  const keyKinds: Set<ColumnKind>[] = node.keys.map(() => new Set());
-  const aggregators = node.aggs.map(createAggregator);
+  const partial = new PartialAggregate(node, env.budget);
+  for await (const batch of input) partial.add(batch, env.ctx);
+  yield partial.finish(env.counters);
+}
 
-  for await (const batch of input) {
+/**
+ * A summarize's state over part of its input: group ids by key, the kinds each key took, and one
+ * aggregator state per aggregate. Parts computed elsewhere (worker threads, other query nodes) fold in
+ * with `mergeFrom` (matching groups by key, then `Aggregator.merge`); `finish` turns the state into the
+ * result batch. `toState` / `fromState` carry it across threads (aggregates/state-transfer.ts).
+ */
+export class PartialAggregate {
+  private readonly table: GroupTable;
+  private keyKinds: Set<ColumnKind>[];
+  private aggregators: Aggregator[];
+
+  constructor(
+    readonly node: AggregateNode,
+    budget: RowBudget,
+  ) {
+    this.table = new GroupTable(node.keys.length, budget);
+    this.keyKinds = node.keys.map(() => new Set());
+    this.aggregators = node.aggs.map(createAggregator);
+  }
+
+  get groupCount(): number {
+    return this.table.groupCount;
+  }
+
+  add(batch: ColumnBatch, ctx: EvalContext): void {
+    const { node, table } = this;
     const n = batch.length;
-    const keyCols = node.keys.map((k) => evaluate(k.expr, batch, env.ctx));
-    keyCols.forEach((c, j) => keyKinds[j].add(c.kind));
+    const keyCols = node.keys.map((k) => evaluate(k.expr, batch, ctx));
+    keyCols.forEach((c, j) => this.keyKinds[j].add(c.kind));
     const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
     else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind))
       table.assignByNumber(keyCols[0] as NumericColumn, groups, n);
     else if (keyCols.length > 0) table.assignByRow(keyCols, groups, n);
     node.aggs.forEach((call, a) => {
-      const args = call.args.map((e) => evaluate(e, batch, env.ctx));
+      const args = call.args.map((e) => evaluate(e, batch, ctx));
       const predicate: BoolColumn | null = call.predicate
-        ? asBool(evaluate(call.predicate, batch, env.ctx), n)
+        ? asBool(evaluate(call.predicate, batch, ctx), n)
         : null;
-      const aggregator = aggregators[a];
+      const aggregator = this.aggregators[a];
       if (keyCols.length === 0 && aggregator.updateAll) aggregator.updateAll(n, args, predicate);
       else aggregator.update(groups, n, args, predicate);
     });
   }
-  const groupCount = table.groupCount;
-  const keyValues = table.keyValues;
-  env.counters.numGroups = groupCount;
 
-  const columns = new Map<string, Column>();
-  node.keys.forEach((k, j) => {
-    const kind = unifyKinds([...keyKinds[j]]);
-    const vals = keyValues[j];
-    const out = new Array(groupCount);
-    for (let g = 0; g < groupCount; g++) out[g] = untag(vals[g], kind);
-    columns.set(k.name, buildColumn(out, kinds(kind, node.schema[j].type)));
-  });
-  node.aggs.forEach((call, a) => {
-    const outs = aggregators[a].finish(groupCount);
-    call.outputs.forEach((f, j) => columns.set(f.name, buildColumn(outs[j].values, outs[j].kind)));
-  });
-  yield { length: groupCount, columns };
+  /** Folds in the state of the same summarize over other rows. */
+  mergeFrom(other: PartialAggregate): void {
+    const groupMap = this.table.mergeGroups(other.table);
+    other.keyKinds.forEach((kinds, j) => kinds.forEach((k) => this.keyKinds[j].add(k)));
+    this.aggregators.forEach((aggregator, a) => aggregator.merge(other.aggregators[a], groupMap));
+  }
+
+  finish(counters: { numGroups: number }): ColumnBatch {
+    const { node, table } = this;
+    const groupCount = table.groupCount;
+    const keyValues = table.keyValues;
+    counters.numGroups = groupCount;
+    const columns = new Map<string, Column>();
+    node.keys.forEach((k, j) => {
+      const kind = unifyKinds([...this.keyKinds[j]]);
+      const vals = keyValues[j];
+      const out = new Array(groupCount);
+      for (let g = 0; g < groupCount; g++) out[g] = untag(vals[g], kind);
+      columns.set(k.name, buildColumn(out, kinds(kind, node.schema[j].type)));
+    });
+    node.aggs.forEach((call, a) => {
+      const outs = this.aggregators[a].finish(groupCount);
+      call.outputs.forEach((f, j) => columns.set(f.name, buildColumn(outs[j].values, outs[j].kind)));
+    });
+    return { length: groupCount, columns };
+  }
+
+  /** The state as plain data for another thread (the aggregators' classes travel as tags). */
+  toState(): PartialAggregateState {
+    return {
+      groups: this.table.toState(),
+      keyKinds: this.keyKinds.map((kinds) => [...kinds]),
+      aggregators: packInstances(this.aggregators),
+    };
+  }
+
+  /** A state made by `toState` on another thread, for the same node. */
+  static fromState(node: AggregateNode, budget: RowBudget, state: PartialAggregateState): PartialAggregate {
+    const partial = new PartialAggregate(node, budget);
+    partial.table.loadState(state.groups);
+    partial.keyKinds = state.keyKinds.map((kinds) => new Set(kinds));
+    partial.aggregators = unpackInstances(state.aggregators) as Aggregator[];
+    return partial;
+  }
 }
 
 let sharedZeros = new Int32Array(0);
@@ -84,8 +141,10 @@ function zeroGroups(n: number): Int32Array {
  * hot loops inside the async generator above would not be optimized as well.
  */
 class GroupTable {
-  readonly keyValues: unknown[][];
+  keyValues: unknown[][];
   groupCount: number;
+  /** Each group's key string (see `keyPart`), by group id: how groups of merged parts are matched. */
+  private keys: string[] = [];
   private readonly index = new Map<string, number>();
   private readonly numericGroups = new Map<number, number>();
 
@@ -95,6 +154,7 @@ class GroupTable {
   ) {
     this.keyValues = Array.from({ length: keyCount }, () => []);
     this.groupCount = keyCount === 0 ? 1 : 0;
+    if (keyCount === 0) this.keys.push('');
   }
 
   private groupFor(key: string, values: unknown[]): number {
@@ -103,9 +163,34 @@ class GroupTable {
       g = this.groupCount++;
       if (g >= this.budget.limits.maxGroups) this.budget.checkGroups(g + 1);
       this.index.set(key, g);
+      this.keys[g] = key;
       for (let j = 0; j < values.length; j++) this.keyValues[j][g] = values[j];
     }
     return g;
+  }
+
+  /** Adds the other table's groups; returns this table's group id for each of the other's. */
+  mergeGroups(other: GroupTable): Int32Array {
+    const map = new Int32Array(other.groupCount);
+    if (this.keyValues.length === 0) return map; // one group, 0, on both sides
+    for (let g = 0; g < other.groupCount; g++) {
+      map[g] = this.groupFor(
+        other.keys[g],
+        other.keyValues.map((values) => values[g]),
+      );
+    }
+    return map;
+  }
+
+  toState(): PartialAggregateState['groups'] {
+    return { keys: this.keys, keyValues: this.keyValues, groupCount: this.groupCount };
+  }
+
+  loadState(state: PartialAggregateState['groups']): void {
+    this.keys = state.keys;
+    this.keyValues = state.keyValues;
+    this.groupCount = state.groupCount;
+    for (let g = 0; g < this.keys.length; g++) this.index.set(this.keys[g], g);
   }
 
   /** One string key: each dictionary code is mapped to its group once per batch. */
@@ -118,7 +203,8 @@ class GroupTable {
       let g = code < 0 ? nullGroup : perCode[code];
       if (g < 0) {
         const v = code < 0 ? null : c.dict[code];
-        g = this.groupFor(keyPart(v), [v]);
+        // The same key string as `assignByRow` gives, so a value groups together whatever path found it.
+        g = this.groupFor(keyPart(v) + '\u0001', [v]);
         if (code < 0) nullGroup = g;
         else perCode[code] = g;
       }

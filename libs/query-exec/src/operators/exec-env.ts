@@ -1,5 +1,6 @@
-import type { DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
-import type { ScanNode } from '@quarry/query-plan';
+import type { ColumnKind, DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
+import type { AggregateNode, ScanNode } from '@quarry/query-plan';
+import type { PackedInstances } from '../aggregates/state-transfer';
 import type { EvalContext } from '../eval/context';
 import type { RowBudget } from '../limits';
 
@@ -17,4 +18,35 @@ export interface ExecEnv {
   scanHints: Map<ScanNode, ScanTimeOrder>;
   /** Memory limits of this query (limits.ts). */
   budget: RowBudget;
+  /** Splits large summarizes across threads or nodes; absent: everything runs here. */
+  offload?: AggregateOffload;
+}
+
+/**
+ * Runs part of a summarize elsewhere. `split` is asked about a summarize whose input is a chain of
+ * row-wise operators over one dataset scan; it may start the remote part over some of the scan's data
+ * and return the source for the rest, which is read here. Null keeps everything here (too little data).
+ */
+export interface AggregateOffload {
+  split(
+    node: AggregateNode,
+    scan: ScanNode,
+    source: DatasetSource,
+    signal?: AbortSignal,
+  ): { remote: Promise<RemotePartial[]>; local: DatasetSource } | null;
+}
+
+/** What a remote part of a summarize sends back. */
+export interface RemotePartial {
+  state: PartialAggregateState;
+  stats: ScanStats;
+  /** Rows that reached the summarize (they count as matched when its input is the matched point). */
+  rowsMatched: number;
+}
+
+/** `PartialAggregate` as structured-clone-safe data. */
+export interface PartialAggregateState {
+  groups: { keys: string[]; keyValues: unknown[][]; groupCount: number };
+  keyKinds: ColumnKind[][];
+  aggregators: PackedInstances;
 }

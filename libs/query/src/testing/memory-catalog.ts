@@ -64,6 +64,13 @@ export class MemoryDataset implements DatasetSource {
       this.batches.push(batchFromEvents(normalized.slice(i, i + size), sys));
   }
 
+  /** The same dataset with only the batches whose index passes `keep` (to split scans in tests). */
+  subset(keep: (index: number) => boolean): MemoryDataset {
+    const part = new MemoryDataset(this.name, []);
+    this.batches.forEach((b, i) => keep(i) && part.batches.push(b));
+    return part;
+  }
+
   async schema(): Promise<FieldSchema[]> {
     const types = new Map<string, Set<string>>();
     for (const b of this.batches) {

@@ -125,6 +125,16 @@ export const CONFIG_VARIABLES = {
     default: String(Math.min(8, os.availableParallelism())),
     help: 'Worker threads for parsing ingest bodies and building blocks (default: the CPU count, at most 8); 0 runs that work on the main thread.',
   },
+  QUARRY_QUERY_WORKERS: {
+    schema: int(0, 256),
+    default: String(Math.min(8, os.availableParallelism())),
+    help: 'Worker threads that scan blocks for large summarizes in parallel (default: the CPU count, at most 8); 0 scans on the main thread only.',
+  },
+  QUARRY_QUERY_SPLIT_MIN_ROWS: {
+    schema: int(1, 2_000_000_000),
+    default: '100000',
+    help: 'A summarize is split across the query workers when the blocks it scans hold at least this many rows.',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -152,6 +162,8 @@ export interface QuarryConfig {
   columnCacheBytes: number;
   mergeIntervalMs: number;
   workerThreads: number;
+  queryWorkers: number;
+  querySplitMinRows: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   metricsMaxBodyBytes: number;
   metricsCompactIntervalMs: number;
@@ -192,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
     workerThreads: values.QUARRY_WORKER_THREADS as number,
+    queryWorkers: values.QUARRY_QUERY_WORKERS as number,
+    querySplitMinRows: values.QUARRY_QUERY_SPLIT_MIN_ROWS as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
     metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,

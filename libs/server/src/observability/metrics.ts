@@ -96,6 +96,11 @@ export class QuarryMetrics {
       () => storage.catalog.cachedColumnBytes,
     );
     gauge(
+      'quarry_query_split_summarizes',
+      'Summarizes split across the query worker threads since start.',
+      () => storage.querySplits,
+    );
+    gauge(
       'quarry_metrics_series',
       'Series in the metrics catalog.',
       () => storage.metrics.store.stats.series,

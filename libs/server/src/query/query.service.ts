@@ -67,6 +67,7 @@ export class QueryService {
         maxGroups: this.storage.config.queryMaxGroups,
         maxHeldRows: this.storage.config.queryMaxHeldRows,
       },
+      offload: this.storage.queryOffload,
     });
     this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();

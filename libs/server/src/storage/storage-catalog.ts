@@ -1,24 +1,20 @@
 import {
-  LazyColumns,
-  selectRowsLate,
   SYS_TIME_FIELD,
   TIME_FIELD,
   wireTypeOfKind,
-  type BlockRecord,
   type Catalog,
   type ColumnBatch,
   type DatasetSource,
   type FieldSchema,
   type ScanRequest,
-  type ScanTimeOrder,
-  type ScanStats,
 } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
-import { BlockReader, type BlockReaderLimits, type ReadableBlock } from './block-reader';
+import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
-import { TailBuffer, type TailEntry } from './tail-buffer';
+import { partsOf, scanParts, type BlockOpener, type ScanPart } from './part-scan';
+import type { TailBuffer } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
 const DEFAULT_READER_LIMITS: BlockReaderLimits = {
@@ -60,9 +56,7 @@ export class StorageCatalog implements Catalog {
     return { blocks: this.blocks.list(datasetId), tail: this.tail.snapshot(datasetId) };
   }
 
-  openBlock(objectKey: string, columns: readonly string[] | null): Promise<ReadableBlock> {
-    return this.reader.open(objectKey, columns);
-  }
+  readonly blockOpener: BlockOpener = (objectKey, columns) => this.reader.open(objectKey, columns);
 
   get cachedColumnBytes(): number {
     return this.reader.cachedColumnBytes;
@@ -88,11 +82,12 @@ export class StorageCatalog implements Catalog {
   }
 }
 
-class StoredDatasetSource implements DatasetSource {
+/** A dataset as stored here: its blocks and tail, snapshotted when a scan starts. */
+export class StoredDatasetSource implements DatasetSource {
   constructor(
     readonly name: string,
-    private readonly datasetId: string,
-    private readonly catalog: StorageCatalog,
+    readonly datasetId: string,
+    readonly catalog: StorageCatalog,
   ) {}
 
   async schema(): Promise<FieldSchema[]> {
@@ -115,131 +110,29 @@ class StoredDatasetSource implements DatasetSource {
 
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
-    const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
-    const parts: ScanPart[] = [
-      ...blocks.map((block) => ({ minTime: block.minTime, maxTime: block.maxTime, block, entry: null })),
-      ...tail.map((entry) => ({ minTime: entry.minTime, maxTime: entry.maxTime, block: null, entry })),
-    ];
-    const order = request.timeOrder;
-    for (const part of order ? inTimeOrder(parts, order.direction) : parts) {
-      request.signal?.throwIfAborted();
-      if (part.maxTime < request.startMs || part.minTime >= request.endMs) continue;
-      if (order?.skip(part.minTime, part.maxTime)) continue;
-      noteBlock(request.stats, part.minTime, part.maxTime);
-      let batch: ColumnBatch;
-      if (part.block) {
-        const opened = await this.catalog.openBlock(part.block.objectKey, columns);
-        const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
-        batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
-      } else {
-        batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
-      }
-      if (batch.length === 0) continue;
-      if (order) yield* timeOrderedChunks(batch, order);
-      else yield batch;
-    }
+    yield* scanParts(partsOf(blocks, tail), request, this.catalog.blockOpener);
   }
-}
-
-/** Rows per slice when a `top N by _time` walks a large block in time order. */
-const TOP_CHUNK_ROWS = 8192;
-
-/**
- * A block or tail record in slices of `TOP_CHUNK_ROWS`, newest (or oldest) first, skipping slices that
- * cannot make the top N, so a large merged block costs about as little as a small one. Only for batches
- * whose `_time` is non-decreasing (blocks are written sorted; a tail record may not be), else whole.
- */
-function* timeOrderedChunks(batch: ColumnBatch, order: ScanTimeOrder): Iterable<ColumnBatch> {
-  const time = batch.columns.get(TIME_FIELD);
-  const n = batch.length;
-  if (n <= TOP_CHUNK_ROWS || !time || time.kind !== 'datetime' || !nonDecreasing(time.values, n)) {
-    yield batch;
-    return;
-  }
-  const values = time.values;
-  const starts: number[] = [];
-  for (let start = 0; start < n; start += TOP_CHUNK_ROWS) starts.push(start);
-  if (order.direction === 'desc') starts.reverse();
-  for (const start of starts) {
-    const end = Math.min(n, start + TOP_CHUNK_ROWS);
-    if (order.skip(values[start], values[end - 1])) continue;
-    const rows = new Uint32Array(end - start);
-    for (let i = 0; i < rows.length; i++) rows[i] = start + i;
-    yield selectRowsLate(batch, rows);
-  }
-}
-
-function nonDecreasing(values: Float64Array, n: number): boolean {
-  for (let i = 1; i < n; i++) if (values[i] < values[i - 1]) return false;
-  return true;
-}
-
-/** A registered block or an un-compacted tail entry, as one scan step. */
-interface ScanPart {
-  minTime: number;
-  maxTime: number;
-  block: BlockRecord | null;
-  entry: TailEntry | null;
-}
-
-/** Newest first (`desc`, by latest time) or oldest first (`asc`, by earliest time). */
-function inTimeOrder<T extends { minTime: number; maxTime: number }>(
-  items: readonly T[],
-  direction: 'asc' | 'desc',
-): readonly T[] {
-  return direction === 'desc'
-    ? [...items].sort((a, b) => b.maxTime - a.maxTime)
-    : [...items].sort((a, b) => a.minTime - b.minTime);
-}
-
-function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
-  stats.blocksExamined++;
-  stats.blocksMatched++;
-  stats.minBlockTime = stats.minBlockTime === null ? minTime : Math.min(stats.minBlockTime, minTime);
-  stats.maxBlockTime = stats.maxBlockTime === null ? maxTime : Math.max(stats.maxBlockTime, maxTime);
-}
-
-function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBatch {
-  if (columns === null) return batch;
-  const out = new Map();
-  for (const name of columns) {
-    const column = batch.columns.get(name);
-    if (column) out.set(name, column);
-  }
-  return { length: batch.length, columns: out };
 }
 
 /**
- * A block whose columns are decoded when first read (only `_time` up front, for the window): the engine
- * evaluates a filter on its columns and decodes the others only if rows survive and are read (late
- * materialization). Iterating the map decodes everything.
+ * A dataset scan fixed to some parts of one snapshot (for a split summarize: the parts read on this
+ * thread while workers read the others). Its schema is the dataset's.
  */
-function lazyBlock(block: ReadableBlock, columns: string[] | null): ColumnBatch {
-  const wanted = columns === null ? null : new Set(columns);
-  const names = block.footer.columns.map((c) => c.name).filter((n) => wanted === null || wanted.has(n));
-  const map = new LazyColumns(names, (name) => block.column(name));
-  const time = block.column(TIME_FIELD);
-  if (time) map.set(TIME_FIELD, time);
-  return { length: block.footer.rowCount, columns: map };
-}
+export class PartsSource implements DatasetSource {
+  constructor(
+    private readonly dataset: StoredDatasetSource,
+    private readonly parts: readonly ScanPart[],
+  ) {}
 
-/** Keeps rows with startMs <= _time < endMs and counts them as examined. */
-function restrictToWindow(batch: ColumnBatch, request: ScanRequest, knownInside = false): ColumnBatch {
-  if (knownInside) {
-    // The block's time range lies inside the window: no need to look at `_time` row by row.
-    request.stats.rowsExamined += batch.length;
-    return batch;
+  get name(): string {
+    return this.dataset.name;
   }
-  const time = batch.columns.get(TIME_FIELD);
-  if (!time || time.kind !== 'datetime') return { length: 0, columns: new Map() };
-  const values = time.values;
-  const { startMs, endMs } = request;
-  let inside = 0;
-  for (let i = 0; i < batch.length; i++) if (values[i] >= startMs && values[i] < endMs) inside++;
-  request.stats.rowsExamined += inside;
-  if (inside === batch.length) return batch;
-  const selection = new Uint32Array(inside);
-  for (let i = 0, j = 0; i < batch.length; i++)
-    if (values[i] >= startMs && values[i] < endMs) selection[j++] = i;
-  return selectRowsLate(batch, selection);
+
+  schema(): Promise<FieldSchema[]> {
+    return this.dataset.schema();
+  }
+
+  scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
+    return scanParts(this.parts, request, this.dataset.catalog.blockOpener);
+  }
 }

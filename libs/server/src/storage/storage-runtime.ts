@@ -16,6 +16,9 @@ import { DataDirLock } from './data-dir-lock';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
 import { CpuPool } from '../workers/cpu-pool';
+import { QueryPool } from '../workers/query-pool';
+import { WorkerAggregateOffload } from '../query/worker-aggregate-offload';
+import type { AggregateOffload } from '@quarry/query-exec';
 
 /**
  * Opens the embedded adapters behind the storage ports (segment log, local directory, PGlite) and the
@@ -41,6 +44,9 @@ export class StorageRuntime {
     readonly metrics: MetricsRuntime,
     readonly merger: BlockMerger,
     readonly cpu: CpuPool,
+    private readonly queryPool: QueryPool | null,
+    /** Splits large summarizes across the query workers; undefined = everything on the main thread. */
+    readonly queryOffload: AggregateOffload | undefined,
   ) {}
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
@@ -61,15 +67,18 @@ export class StorageRuntime {
       ? await Metastore.over(await PgDatabase.connect(config.metastoreUrl))
       : await Metastore.open(path.join(config.dataDir, 'meta'));
     const log = await FileSegmentLog.open(path.join(config.dataDir, 'log'));
-    const objects = await FsObjectStore.open(path.join(config.dataDir, 'objects'));
+    const objectsDir = path.join(config.dataDir, 'objects');
+    const objects = await FsObjectStore.open(objectsDir);
     const registry = await DatasetRegistry.load(metastore);
     const blocks = new BlockIndex();
     for (const dataset of registry.list()) blocks.load(await metastore.blocks.listBlocks(dataset.id));
     const tail = new TailBuffer();
     const lock = new AsyncMutex();
     const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, cpu);
+    // With query workers, half the column cache is the main thread's and the workers share the rest.
+    const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
     const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore, {
-      columnCacheBytes: config.columnCacheBytes,
+      columnCacheBytes: queryWorkers > 0 ? Math.floor(config.columnCacheBytes / 2) : config.columnCacheBytes,
       fileCacheBytes: 128 * 1024 * 1024,
     });
     const merger = new BlockMerger(
@@ -87,6 +96,21 @@ export class StorageRuntime {
       objects,
       (datasetId) => registry.getById(datasetId) !== undefined,
     );
+    // Threads last: nothing after this can fail and leave them running.
+    const queryPool = queryWorkers > 0 ? new QueryPool(queryWorkers) : null;
+    const queryOffload =
+      queryPool === null
+        ? undefined
+        : new WorkerAggregateOffload(
+            queryPool,
+            {
+              objectsDir,
+              columnCacheBytes: Math.floor(config.columnCacheBytes / 2 / queryWorkers),
+              fileCacheBytes: 64 * 1024 * 1024,
+            },
+            config.querySplitMinRows,
+            { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
+          );
     return new StorageRuntime(
       config,
       metastore,
@@ -102,6 +126,8 @@ export class StorageRuntime {
       metrics,
       merger,
       cpu,
+      queryPool,
+      queryOffload,
     );
   }
 
@@ -121,6 +147,11 @@ export class StorageRuntime {
       this.merger.start(this.config.mergeIntervalMs);
       this.metrics.start(this.config.metricsCompactIntervalMs);
     }
+  }
+
+  /** Summarizes split across the query workers since start. */
+  get querySplits(): number {
+    return this.queryOffload instanceof WorkerAggregateOffload ? this.queryOffload.splits : 0;
   }
 
   assertReady(): void {
@@ -145,6 +176,7 @@ export class StorageRuntime {
     await this.metrics.close();
     await this.log.close();
     await this.cpu.close();
+    await this.queryPool?.close();
     await this.metastore.close();
     this.lockFile.release();
   }

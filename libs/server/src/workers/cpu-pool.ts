@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Piscina } from 'piscina';
-import { internal } from '@quarry/common';
-import { deserializeError, runTask, type CpuTaskName, type CpuTasks, type TaskResult } from './cpu-tasks';
+import { runTask, type CpuTaskName, type CpuTasks } from './cpu-tasks';
+import { unwrap, type TaskResult } from './task-result';
+import { workerScript } from './worker-script';
 
 /**
  * Runs the CPU-heavy steps of ingest and compaction (`cpu-tasks.ts`) on worker threads (Piscina), so the
@@ -20,7 +19,7 @@ export class CpuPool {
     if (threads <= 0) return new CpuPool(null);
     return new CpuPool(
       new Piscina({
-        filename: workerScript(),
+        filename: workerScript('cpu-worker.js'),
         minThreads: 1,
         maxThreads: threads,
         // Idle workers exit after a while; one always stays so the next request pays no start-up.
@@ -40,21 +39,10 @@ export class CpuPool {
     const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
       ? await this.piscina.run({ name, input })
       : await runTask(name, input);
-    if (result.ok) return result.value;
-    throw deserializeError(result.error);
+    return unwrap(result);
   }
 
   async close(): Promise<void> {
     await this.piscina?.destroy();
   }
-}
-
-/** `dist/workers/cpu-worker.js` of this package, whether this module runs from `src/` or `dist/`. */
-function workerScript(): string {
-  const packageRoot = path.resolve(__dirname, '..', '..');
-  const script = path.join(packageRoot, 'dist', 'workers', 'cpu-worker.js');
-  if (!fs.existsSync(script)) {
-    throw internal(`worker script ${script} is missing: build the server package (npm run build)`);
-  }
-  return script;
 }

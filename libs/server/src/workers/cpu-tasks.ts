@@ -1,4 +1,4 @@
-import { formatRfc3339, QuarryError, type ErrorKind } from '@quarry/common';
+import { formatRfc3339 } from '@quarry/common';
 import type { IngestStatus } from '@quarry/contracts';
 import {
   decodeBody,
@@ -9,11 +9,12 @@ import {
 } from '@quarry/ingest-core';
 import { buildBlockFromRecords, mergeBlocks, type BuiltBlock } from '../storage/block-builder';
 import { encodeLogRecord, summarizeBatch, type LogRecordSummary } from '../storage/log-codec';
+import { settle, type TaskResult } from './task-result';
 
 /**
  * The CPU-heavy steps of ingest and compaction as plain functions of plain data, so they can run on a
  * worker thread (`cpu-worker.ts`, through `CpuPool`) or inline. Inputs and outputs survive structured
- * cloning; errors come back as values (`TaskResult`), because an Error crossing threads loses its class.
+ * cloning; errors come back as values (`TaskResult`).
  * Nothing here may import NestJS or touch storage: a worker loads only this module and the libs below it.
  */
 
@@ -93,58 +94,11 @@ export const CPU_TASKS = {
 export type CpuTasks = typeof CPU_TASKS;
 export type CpuTaskName = keyof CpuTasks;
 
-/** An error as a structured-clone-safe value. */
-export interface SerializedError {
-  quarry: boolean;
-  kind: ErrorKind;
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-  retryAfterSeconds?: number;
-  stack?: string;
-}
-
-export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
-
 /** Runs a task and turns whatever it throws into a value. */
-export async function runTask<K extends CpuTaskName>(
+export function runTask<K extends CpuTaskName>(
   name: K,
   input: Parameters<CpuTasks[K]>[0],
 ): Promise<TaskResult<Awaited<ReturnType<CpuTasks[K]>>>> {
-  try {
-    const task = CPU_TASKS[name] as (input: unknown) => unknown;
-    return { ok: true, value: (await task(input)) as Awaited<ReturnType<CpuTasks[K]>> };
-  } catch (err) {
-    return { ok: false, error: serializeError(err) };
-  }
-}
-
-export function serializeError(err: unknown): SerializedError {
-  if (err instanceof QuarryError) {
-    return {
-      quarry: true,
-      kind: err.kind,
-      code: err.code,
-      message: err.message,
-      details: err.details,
-      retryAfterSeconds: err.retryAfterSeconds,
-      stack: err.stack,
-    };
-  }
-  const e = err instanceof Error ? err : new Error(String(err));
-  return { quarry: false, kind: 'internal', code: 'internal', message: e.message, stack: e.stack };
-}
-
-/** The error a task threw, rebuilt on this side: a QuarryError stays one (same kind, code, details). */
-export function deserializeError(error: SerializedError): Error {
-  if (!error.quarry) {
-    const rebuilt = new Error(error.message);
-    if (error.stack) rebuilt.stack = error.stack;
-    return rebuilt;
-  }
-  return new QuarryError(error.kind, error.message, {
-    code: error.code,
-    details: error.details,
-    retryAfterSeconds: error.retryAfterSeconds,
-  });
+  const task = CPU_TASKS[name] as (input: unknown) => unknown;
+  return settle(() => task(input) as Awaited<ReturnType<CpuTasks[K]>>);
 }

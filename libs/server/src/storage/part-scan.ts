@@ -1,0 +1,156 @@
+import {
+  LazyColumns,
+  selectRowsLate,
+  TIME_FIELD,
+  type BlockRecord,
+  type ColumnBatch,
+  type ScanRequest,
+  type ScanStats,
+  type ScanTimeOrder,
+} from '@quarry/contracts';
+import type { ReadableBlock } from './block-reader';
+import { TailBuffer, type TailEntry } from './tail-buffer';
+
+/** Opens a block for a scan that reads `columns` (null = all). */
+export type BlockOpener = (objectKey: string, columns: readonly string[] | null) => Promise<ReadableBlock>;
+
+/** A registered block or an un-compacted tail entry, as one scan step. */
+export interface ScanPart {
+  minTime: number;
+  maxTime: number;
+  block: BlockRecord | null;
+  entry: TailEntry | null;
+}
+
+export function partsOf(blocks: readonly BlockRecord[], tail: readonly TailEntry[]): ScanPart[] {
+  return [
+    ...blocks.map((block) => ({ minTime: block.minTime, maxTime: block.maxTime, block, entry: null })),
+    ...tail.map((entry) => ({ minTime: entry.minTime, maxTime: entry.maxTime, block: null, entry })),
+  ];
+}
+
+/**
+ * Scans blocks and tail entries for a query: parts outside the window are skipped, a block's columns are
+ * decoded only when read (late materialization), rows are restricted to `[startMs, endMs)`, and a
+ * `top N by _time` hint is honoured. Used on the main thread (`StorageCatalog`) and on query workers.
+ */
+export async function* scanParts(
+  parts: readonly ScanPart[],
+  request: ScanRequest,
+  open: BlockOpener,
+): AsyncIterable<ColumnBatch> {
+  const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
+  const order = request.timeOrder;
+  for (const part of order ? inTimeOrder(parts, order.direction) : parts) {
+    request.signal?.throwIfAborted();
+    if (part.maxTime < request.startMs || part.minTime >= request.endMs) continue;
+    if (order?.skip(part.minTime, part.maxTime)) continue;
+    noteBlock(request.stats, part.minTime, part.maxTime);
+    let batch: ColumnBatch;
+    if (part.block) {
+      const opened = await open(part.block.objectKey, columns);
+      const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
+      batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
+    } else {
+      batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
+    }
+    if (batch.length === 0) continue;
+    if (order) yield* timeOrderedChunks(batch, order);
+    else yield batch;
+  }
+}
+
+/** Rows per slice when a `top N by _time` walks a large block in time order. */
+const TOP_CHUNK_ROWS = 8192;
+
+/**
+ * A block or tail record in slices of `TOP_CHUNK_ROWS`, newest (or oldest) first, skipping slices that
+ * cannot make the top N, so a large merged block costs about as little as a small one. Only for batches
+ * whose `_time` is non-decreasing (blocks are written sorted; a tail record may not be), else whole.
+ */
+function* timeOrderedChunks(batch: ColumnBatch, order: ScanTimeOrder): Iterable<ColumnBatch> {
+  const time = batch.columns.get(TIME_FIELD);
+  const n = batch.length;
+  if (n <= TOP_CHUNK_ROWS || !time || time.kind !== 'datetime' || !nonDecreasing(time.values, n)) {
+    yield batch;
+    return;
+  }
+  const values = time.values;
+  const starts: number[] = [];
+  for (let start = 0; start < n; start += TOP_CHUNK_ROWS) starts.push(start);
+  if (order.direction === 'desc') starts.reverse();
+  for (const start of starts) {
+    const end = Math.min(n, start + TOP_CHUNK_ROWS);
+    if (order.skip(values[start], values[end - 1])) continue;
+    const rows = new Uint32Array(end - start);
+    for (let i = 0; i < rows.length; i++) rows[i] = start + i;
+    yield selectRowsLate(batch, rows);
+  }
+}
+
+function nonDecreasing(values: Float64Array, n: number): boolean {
+  for (let i = 1; i < n; i++) if (values[i] < values[i - 1]) return false;
+  return true;
+}
+
+/** Newest first (`desc`, by latest time) or oldest first (`asc`, by earliest time). */
+function inTimeOrder<T extends { minTime: number; maxTime: number }>(
+  items: readonly T[],
+  direction: 'asc' | 'desc',
+): readonly T[] {
+  return direction === 'desc'
+    ? [...items].sort((a, b) => b.maxTime - a.maxTime)
+    : [...items].sort((a, b) => a.minTime - b.minTime);
+}
+
+function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
+  stats.blocksExamined++;
+  stats.blocksMatched++;
+  stats.minBlockTime = stats.minBlockTime === null ? minTime : Math.min(stats.minBlockTime, minTime);
+  stats.maxBlockTime = stats.maxBlockTime === null ? maxTime : Math.max(stats.maxBlockTime, maxTime);
+}
+
+function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBatch {
+  if (columns === null) return batch;
+  const out = new Map();
+  for (const name of columns) {
+    const column = batch.columns.get(name);
+    if (column) out.set(name, column);
+  }
+  return { length: batch.length, columns: out };
+}
+
+/**
+ * A block whose columns are decoded when first read (only `_time` up front, for the window): the engine
+ * evaluates a filter on its columns and decodes the others only if rows survive and are read (late
+ * materialization). Iterating the map decodes everything.
+ */
+function lazyBlock(block: ReadableBlock, columns: string[] | null): ColumnBatch {
+  const wanted = columns === null ? null : new Set(columns);
+  const names = block.footer.columns.map((c) => c.name).filter((n) => wanted === null || wanted.has(n));
+  const map = new LazyColumns(names, (name) => block.column(name));
+  const time = block.column(TIME_FIELD);
+  if (time) map.set(TIME_FIELD, time);
+  return { length: block.footer.rowCount, columns: map };
+}
+
+/** Keeps rows with startMs <= _time < endMs and counts them as examined. */
+function restrictToWindow(batch: ColumnBatch, request: ScanRequest, knownInside = false): ColumnBatch {
+  if (knownInside) {
+    // The block's time range lies inside the window: no need to look at `_time` row by row.
+    request.stats.rowsExamined += batch.length;
+    return batch;
+  }
+  const time = batch.columns.get(TIME_FIELD);
+  if (!time || time.kind !== 'datetime') return { length: 0, columns: new Map() };
+  const values = time.values;
+  const { startMs, endMs } = request;
+  let inside = 0;
+  for (let i = 0; i < batch.length; i++) if (values[i] >= startMs && values[i] < endMs) inside++;
+  request.stats.rowsExamined += inside;
+  if (inside === batch.length) return batch;
+  const selection = new Uint32Array(inside);
+  for (let i = 0, j = 0; i < batch.length; i++)
+    if (values[i] >= startMs && values[i] < endMs) selection[j++] = i;
+  return selectRowsLate(batch, selection);
+}

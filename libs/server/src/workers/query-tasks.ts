@@ -1,0 +1,56 @@
+import type { BlockRecord, DatasetSource } from '@quarry/contracts';
+import { FsObjectStore } from '@quarry/objstore';
+import { runPartialAggregate, type QueryLimits, type RemotePartial } from '@quarry/query-exec';
+import type { AggregateNode } from '@quarry/query-plan';
+import { BlockReader } from '../storage/block-reader';
+import { partsOf, scanParts } from '../storage/part-scan';
+import { settle, type TaskResult } from './task-result';
+
+/**
+ * The query side of worker threads: a summarize over some blocks of a dataset, answered as a partial
+ * state for the main thread to merge (`WorkerAggregateOffload`). Each worker keeps its own block reader
+ * and decoded-column cache; a block is always sent to the same worker, so caches do not overlap.
+ */
+
+export interface QueryWorkerConfig {
+  /** Root of the filesystem object store (`<data dir>/objects`). */
+  objectsDir: string;
+  columnCacheBytes: number;
+  fileCacheBytes: number;
+}
+
+export interface AggregateTaskInput {
+  config: QueryWorkerConfig;
+  node: AggregateNode;
+  dataset: string;
+  blocks: BlockRecord[];
+  limits?: Partial<QueryLimits>;
+}
+
+let reader: Promise<BlockReader> | null = null;
+
+function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
+  reader ??= FsObjectStore.open(config.objectsDir).then(
+    (objects) =>
+      new BlockReader(objects, {
+        columnCacheBytes: config.columnCacheBytes,
+        fileCacheBytes: config.fileCacheBytes,
+      }),
+  );
+  return reader;
+}
+
+export async function aggregateTask(input: AggregateTaskInput): Promise<RemotePartial> {
+  const blocks = await readerFor(input.config);
+  const parts = partsOf(input.blocks, []);
+  const source: DatasetSource = {
+    name: input.dataset,
+    schema: async () => [],
+    scan: (request) => scanParts(parts, request, (key, columns) => blocks.open(key, columns)),
+  };
+  return runPartialAggregate(input.node, source, { limits: input.limits });
+}
+
+export function runAggregateTask(input: AggregateTaskInput): Promise<TaskResult<RemotePartial>> {
+  return settle(() => aggregateTask(input));
+}
