@@ -1,5 +1,5 @@
-// DuckDB side of the benchmark: the same events, the same questions in SQL, one thread (perf.md anchors
-// are per-thread ratios). Each query names its APL twin in run.mjs and how to compare answers.
+// DuckDB side of the benchmark: the same events, the same questions in SQL, as many threads as Quarry's
+// workers (perf.md anchors are per-thread ratios). Each query names its APL twin in run.mjs and how to compare answers.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -37,19 +37,26 @@ export const COMPARE = {
   'recent-404s': { columns: ['id'], ordered: true },
 };
 
-export async function openDuckDb(dir, ndjsonFile) {
+/** The one-hour window query of queries.mjs. */
+export const WINDOW_SQL = `SELECT count(*) AS "count" FROM t WHERE _time >= TIMESTAMP '2024-05-01 12:00:00' AND _time < TIMESTAMP '2024-05-01 13:00:00'`;
+
+/** A file database loaded from the NDJSON with `threads` threads; load time and CPU (this process's). */
+export async function openDuckDb(dir, ndjsonFile, threads = 1) {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const dbFile = path.join(dir, 'bench.duckdb');
-  const instance = await DuckDBInstance.create(dbFile, { threads: '1' });
+  const instance = await DuckDBInstance.create(dbFile, { threads: String(threads) });
   const conn = await instance.connect();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   await conn.run(
     `CREATE TABLE t AS SELECT * FROM read_json('${ndjsonFile}', format='newline_delimited', columns=${COLUMNS})`,
   );
   await conn.run('CHECKPOINT');
   const loadSeconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   return {
     loadSeconds,
+    loadCpuSeconds: (cpu.user + cpu.system) / 1e6,
     fileBytes: fs.statSync(dbFile).size,
     async query(sql) {
       const reader = await conn.runAndReadAll(sql);

@@ -16,3 +16,9 @@ export const QUERIES = [
   ['has', `['${DATASET}'] | where message has 'timeout' | count`],
   ['recent-404s', `['${DATASET}'] | where status == '404' | sort by _time desc | take 100`],
 ];
+
+/** One hour of the generated day (bench/generate.mjs ends its events at 2024-05-02T00:00Z). */
+export const WINDOW_QUERY = {
+  label: '2024-05-01 12:00–13:00 of a day of events',
+  apl: `['${DATASET}'] | where _time >= datetime(2024-05-01T12:00:00Z) and _time < datetime(2024-05-01T13:00:00Z) | count`,
+};

@@ -1,47 +1,52 @@
-// Ingest + query benchmark over HTTP against the standalone server.
+// Ingest + query benchmark over HTTP against the standalone server, side by side with DuckDB.
 //
-//   npm run bench -- [--events 1000000] [--batch 5000] [--concurrency 2] [--reps 5]
+//   npm run bench -- [--events 1000000] [--threads 1] [--batch 5000] [--concurrency 4] [--reps 5]
+//                    [--no-duckdb] [--no-formats]
 //   QUARRY_URL=http://127.0.0.1:8080 QUARRY_TOKEN=xaat-... npm run bench   (use a running server)
 //
-// Without QUARRY_URL it builds nothing: it starts apps/standalone/dist/main.js (run `npm run build` first)
-// on a free port with a temporary data directory, and removes it afterwards. Prints ingest events/s and MB/s,
-// then per-query median latency over --reps runs. A DuckDB comparison comes with the performance work (bench/README.md).
+// Without QUARRY_URL it starts apps/standalone/dist/main.js (run `npm run build` first) on a free port with a
+// temporary data directory, and removes it afterwards. `--threads N` gives Quarry N ingest and N query
+// worker threads and DuckDB N threads ("equal cores"). Prints ingest rates (wall clock and per CPU-second of
+// the server), block sizes, per-query latencies and ratios against DuckDB with an answer check, the share of
+// the data a one-hour window reads, and CSV and gzip ingest rates against plain NDJSON.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { scrape, startServer } from './server.mjs';
-import { COMPARE, compareAnswers, openDuckDb, SQL } from './duckdb-side.mjs';
+import { COMPARE, compareAnswers, openDuckDb, SQL, WINDOW_SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
-import { DATASET, QUERIES } from './queries.mjs';
+import { DATASET, QUERIES, WINDOW_QUERY } from './queries.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : dflt);
 const EVENTS = Number(opt('events', '1000000'));
 const BATCH = Number(opt('batch', '5000'));
-const CONCURRENCY = Number(opt('concurrency', '2'));
+const CONCURRENCY = Number(opt('concurrency', '4'));
 const REPS = Number(opt('reps', '5'));
+const THREADS = Number(opt('threads', '1'));
+const CPU_METRIC = 'quarry_process_process_cpu_seconds_total';
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n) => Math.round(n).toLocaleString('en');
 
 async function main() {
-  // Merge often so the queries below run on merged blocks, as a server that has run a while does.
-  const server = await startServer('quarry-bench-', { QUARRY_MERGE_INTERVAL_MS: '1000' });
+  // Merge often so the queries below run on merged blocks, as on a server that has run a while.
+  const server = await startServer('quarry-bench-', {
+    QUARRY_MERGE_INTERVAL_MS: '1000',
+    QUARRY_WORKER_THREADS: String(THREADS),
+    QUARRY_QUERY_WORKERS: String(THREADS),
+  });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-duck-'));
-  const headers = { Authorization: `Bearer ${server.token}` };
+  const client = new Client(server);
   try {
-    await fetch(`${server.url}/v2/datasets`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: DATASET }),
-    });
-
+    console.log(
+      `${fmt(EVENTS)} events, ${THREADS} thread(s) each for Quarry's workers and DuckDB, ` +
+        `${os.availableParallelism()} CPUs, load average ${os.loadavg()[0].toFixed(2)}`,
+    );
     // Pre-generate batches so the generator's cost is not measured.
     const batches = [];
     let lines = [];
-    let rawBytes = 0;
     for (const line of generateEvents(EVENTS)) {
       lines.push(line);
       if (lines.length === BATCH) {
@@ -50,133 +55,263 @@ async function main() {
       }
     }
     if (lines.length) batches.push(lines.join('\n'));
-    for (const b of batches) rawBytes += Buffer.byteLength(b);
+    const rawBytes = batches.reduce((a, b) => a + Buffer.byteLength(b), 0);
 
-    let next = 0;
-    let ingested = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < batches.length) {
-          const body = batches[next++];
-          const res = await fetch(`${server.url}/v1/ingest/${DATASET}`, {
-            method: 'POST',
-            headers: { ...headers, 'Content-Type': 'application/x-ndjson' },
-            body,
-          });
-          if (!res.ok) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
-          ingested += (await res.json()).ingested;
-        }
-      }),
+    await client.createDataset(DATASET);
+    const ndjson = await client.ingestAll(
+      DATASET,
+      batches.map((b) => ({ body: b, headers: { 'Content-Type': 'application/x-ndjson' } })),
     );
-    const seconds = (performance.now() - started) / 1000;
     console.log(
-      `ingest: ${ingested} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ` +
-        `${Math.round(ingested / seconds).toLocaleString('en')} events/s, ${(rawBytes / 1e6 / seconds).toFixed(1)} MB/s ` +
-        `(batch ${BATCH}, concurrency ${CONCURRENCY}, durable: fsync before each 200)`,
+      `ingest NDJSON: ${fmt(ndjson.events)} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${ndjson.seconds.toFixed(2)} s = ` +
+        `${fmt(ndjson.rate)} events/s, ${(rawBytes / 1e6 / ndjson.seconds).toFixed(1)} MB/s; server CPU ` +
+        `${ndjson.cpuSeconds.toFixed(1)} s = ${fmt(ndjson.events / ndjson.cpuSeconds)} events per CPU-second ` +
+        `(batches of ${BATCH}, ${CONCURRENCY} concurrent, each acknowledged after fsync)`,
     );
 
-    // Measure queries in steady state: wait until the compactor has turned the log tail into blocks.
-    const settleStarted = performance.now();
-    for (let i = 0; i < 600; i++) {
-      const ready = await (await fetch(`${server.url}/readyz`)).json();
-      if (ready.uncompactedRows === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Measure queries in steady state: compaction caught up, merges settled.
+    const settle = await client.settle();
     console.log(
-      `compaction caught up ${((performance.now() - settleStarted) / 1000).toFixed(1)} s after the last ack`,
+      `compaction caught up ${settle.compactionSeconds.toFixed(1)} s after the last ack; ` +
+        `server CPU from the first request until merges settled ${(ndjson.cpuSeconds + settle.cpuSeconds).toFixed(1)} s ` +
+        `= ${fmt(ndjson.events / (ndjson.cpuSeconds + settle.cpuSeconds))} events per CPU-second`,
     );
-    const blocksLine = async (when) => {
-      const bytes = await scrape(server.url, 'quarry_block_bytes');
-      const count = await scrape(server.url, 'quarry_blocks');
-      console.log(
-        `Quarry blocks ${when}: ${count} blocks, ${(bytes / 1e6).toFixed(1)} MB = ${(rawBytes / bytes).toFixed(1)}x smaller than the NDJSON`,
-      );
-    };
-    await blocksLine('fresh');
-    // Wait for the merge loop to settle (the block count stops changing for 3 s).
-    let blocks = await scrape(server.url, 'quarry_blocks');
-    for (let stable = 0, i = 0; stable < 3 && i < 300; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      const now = await scrape(server.url, 'quarry_blocks');
-      stable = now === blocks ? stable + 1 : 0;
-      blocks = now;
-    }
-    await blocksLine('after merging');
+    const fresh = settle.fresh;
+    const merged = await client.blockStats();
+    console.log(
+      `Quarry blocks fresh: ${fresh.blocks} blocks, ${(fresh.bytes / 1e6).toFixed(1)} MB = ${(rawBytes / fresh.bytes).toFixed(1)}x smaller than the NDJSON`,
+    );
+    console.log(
+      `Quarry blocks after merging: ${merged.blocks} blocks, ${(merged.bytes / 1e6).toFixed(1)} MB = ${(rawBytes / merged.bytes).toFixed(1)}x smaller than the NDJSON`,
+    );
 
-    // DuckDB on the same events, one thread, loaded from the same NDJSON (unless --no-duckdb).
     let duck = null;
     if (!args.includes('--no-duckdb')) {
-      const ndjson = path.join(scratch, 'events.ndjson');
+      const file = path.join(scratch, 'events.ndjson');
       // Batch by batch: all events in one string would exceed V8's string limit at 5M events.
-      const fd = fs.openSync(ndjson, 'w');
+      const fd = fs.openSync(file, 'w');
       for (const b of batches) fs.writeSync(fd, b + '\n');
       fs.closeSync(fd);
-      duck = await openDuckDb(scratch, ndjson);
-      const duckRate = ingested / duck.loadSeconds;
+      duck = await openDuckDb(scratch, file, THREADS);
+      const duckRate = ndjson.events / duck.loadSeconds;
       console.log(
-        `DuckDB load (threads=1, explicit schema, CHECKPOINT): ${Math.round(duckRate).toLocaleString('en')} events/s; ` +
-          `Quarry ingest / DuckDB load = ${(ingested / seconds / duckRate).toFixed(2)}x`,
+        `DuckDB load (threads=${THREADS}, explicit schema, CHECKPOINT): ${fmt(duckRate)} events/s, CPU ` +
+          `${duck.loadCpuSeconds.toFixed(1)} s = ${fmt(ndjson.events / duck.loadCpuSeconds)} events per CPU-second`,
+      );
+      console.log(
+        `Quarry ingest / DuckDB load: ${(ndjson.rate / duckRate).toFixed(2)}x wall clock, ` +
+          `${(ndjson.events / ndjson.cpuSeconds / (ndjson.events / duck.loadCpuSeconds)).toFixed(2)}x per CPU-second ` +
+          `(${(ndjson.events / (ndjson.cpuSeconds + settle.cpuSeconds) / (ndjson.events / duck.loadCpuSeconds)).toFixed(2)}x counting compaction and merging)`,
       );
       console.log(
         `DuckDB file: ${(duck.fileBytes / 1e6).toFixed(1)} MB = ${(rawBytes / duck.fileBytes).toFixed(1)}x smaller than the NDJSON`,
       );
     }
 
-    const body = (apl) =>
-      JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' });
-    const runQuarry = async (name, apl) => {
-      const res = await fetch(`${server.url}/v1/datasets/_apl?format=tabular`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: body(apl),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const timed = async (fn) => {
-      const t0 = performance.now();
-      const result = await fn();
-      return { ms: performance.now() - t0, result };
-    };
-
-    console.log(
-      `\n| query | Quarry ms | DuckDB ms (t=1) | Quarry/DuckDB | answers |\n|---|---:|---:|---:|---|`,
-    );
-    const ratios = [];
-    for (const [name, apl] of QUERIES) {
-      const ours = [];
-      const theirs = [];
-      // One untimed warm-up each, then interleaved repetitions.
-      const first = await runQuarry(name, apl);
-      const duckFirst = duck ? await duck.query(COMPARE[name]?.checkSql ?? SQL[name]) : null;
-      for (let rep = 0; rep < REPS; rep++) {
-        ours.push((await timed(() => runQuarry(name, apl))).ms);
-        if (duck) theirs.push((await timed(() => duck.query(SQL[name]))).ms);
-      }
-      const q = median(ours);
-      if (!duck) {
-        console.log(`| ${name} | ${q.toFixed(1)} | – | – | – |`);
-        continue;
-      }
-      const d = median(theirs);
-      const mismatch = compareAnswers(name, first.tables[0], duckFirst);
-      ratios.push(q / d);
-      console.log(
-        `| ${name} | ${q.toFixed(1)} | ${d.toFixed(1)} | ${(q / d).toFixed(2)} | ${mismatch ? `DIFFER: ${mismatch}` : 'same'} |`,
-      );
-    }
-    if (ratios.length) {
-      const geomean = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
-      console.log(
-        `\nquery geometric mean Quarry/DuckDB: ${geomean.toFixed(2)}x (worst ${Math.max(...ratios).toFixed(2)}x)`,
-      );
-    }
+    await runQueries(client, duck);
+    await windowShare(client, duck);
+    if (!args.includes('--no-formats')) await formats(client, batches, ndjson);
     duck?.close();
   } finally {
     await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function runQueries(client, duck) {
+  console.log(
+    `\n| query | Quarry ms | DuckDB ms (t=${THREADS}) | Quarry/DuckDB | answers |\n|---|---:|---:|---:|---|`,
+  );
+  const ratios = [];
+  for (const [name, apl] of QUERIES) {
+    const ours = [];
+    const theirs = [];
+    // One untimed warm-up each, then interleaved repetitions.
+    const first = await client.query(name, apl);
+    const duckFirst = duck ? await duck.query(COMPARE[name]?.checkSql ?? SQL[name]) : null;
+    for (let rep = 0; rep < REPS; rep++) {
+      ours.push((await timed(() => client.query(name, apl))).ms);
+      if (duck) theirs.push((await timed(() => duck.query(SQL[name]))).ms);
+    }
+    const q = median(ours);
+    if (!duck) {
+      console.log(`| ${name} | ${q.toFixed(1)} | – | – | – |`);
+      continue;
+    }
+    const d = median(theirs);
+    const mismatch = compareAnswers(name, first.tables[0], duckFirst);
+    ratios.push(q / d);
+    console.log(
+      `| ${name} | ${q.toFixed(1)} | ${d.toFixed(1)} | ${(q / d).toFixed(2)} | ${mismatch ? `DIFFER: ${mismatch}` : 'same'} |`,
+    );
+  }
+  if (ratios.length) {
+    const geomean = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+    console.log(
+      `\nquery geometric mean Quarry/DuckDB: ${geomean.toFixed(2)}x (worst ${Math.max(...ratios).toFixed(2)}x)`,
+    );
+  }
+}
+
+/** How much of a day of data a one-hour window reads (time pruning), and its latency. */
+async function windowShare(client, duck) {
+  const all = await client.query('count', QUERIES[0][1]);
+  const window = await client.query('window', WINDOW_QUERY.apl);
+  const times = [];
+  for (let i = 0; i < REPS; i++) times.push((await timed(() => client.query('window', WINDOW_QUERY.apl))).ms);
+  const ms = median(times);
+  const s = window.status;
+  const total = all.status;
+  let check = '';
+  if (duck) {
+    const expected = Number((await duck.query(WINDOW_SQL)).rows[0].count);
+    const got = window.tables[0].columns[0][0];
+    check = got === expected ? ', answer same as DuckDB' : `, answer ${got} vs DuckDB ${expected}`;
+  }
+  console.log(
+    `\none-hour window (${WINDOW_QUERY.label}): ${ms.toFixed(1)} ms; read ${s.blocksExamined} of ${total.blocksExamined} blocks, ` +
+      `examined ${fmt(s.rowsExamined)} of ${fmt(total.rowsExamined)} rows = ${((100 * s.rowsExamined) / total.rowsExamined).toFixed(1)}%${check}`,
+  );
+}
+
+/** CSV and gzip-compressed NDJSON of the same events, each into its own dataset, against plain NDJSON. */
+async function formats(client, batches, ndjson) {
+  const csv = batches.map((b) => toCsv(b));
+  const gz = batches.map((b) => gzipSync(b));
+  await client.createDataset(`${DATASET}-csv`);
+  await client.createDataset(`${DATASET}-gzip`);
+  const csvRun = await client.ingestAll(
+    `${DATASET}-csv`,
+    csv.map((body) => ({ body, headers: { 'Content-Type': 'text/csv' } })),
+  );
+  const gzRun = await client.ingestAll(
+    `${DATASET}-gzip`,
+    gz.map((body) => ({
+      body,
+      headers: { 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip' },
+    })),
+  );
+  console.log(
+    `\ningest CSV: ${fmt(csvRun.rate)} events/s = ${(csvRun.rate / ndjson.rate).toFixed(2)}x NDJSON; ` +
+      `gzip NDJSON: ${fmt(gzRun.rate)} events/s = ${(gzRun.rate / ndjson.rate).toFixed(2)}x NDJSON ` +
+      `(${(gz.reduce((a, b) => a + b.length, 0) / 1e6).toFixed(1)} MB on the wire)`,
+  );
+}
+
+const CSV_FIELDS = [
+  '_time',
+  'method',
+  'status',
+  'uri',
+  'req_duration_ms',
+  'resp_body_size_bytes',
+  'resp_header_size_bytes',
+  'id',
+  'geo.city',
+  'geo.country',
+  'server_datacenter',
+  'user_agent',
+  'is_tls',
+  'message',
+];
+
+function toCsv(ndjsonBatch) {
+  const quote = (v) => {
+    const s = String(v ?? '');
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const rows = [CSV_FIELDS.join(',')];
+  for (const line of ndjsonBatch.split('\n')) {
+    const e = JSON.parse(line);
+    rows.push(CSV_FIELDS.map((f) => quote(f.startsWith('geo.') ? e.geo[f.slice(4)] : e[f])).join(','));
+  }
+  return rows.join('\n');
+}
+
+async function timed(fn) {
+  const t0 = performance.now();
+  const result = await fn();
+  return { ms: performance.now() - t0, result };
+}
+
+class Client {
+  constructor(server) {
+    this.server = server;
+    this.headers = { Authorization: `Bearer ${server.token}` };
+  }
+
+  async createDataset(name) {
+    await fetch(`${this.server.url}/v2/datasets`, {
+      method: 'POST',
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+  }
+
+  /** Sends every request with CONCURRENCY in flight; rate and server CPU over the whole run. */
+  async ingestAll(dataset, requests) {
+    const cpu0 = await scrape(this.server.url, CPU_METRIC);
+    let next = 0;
+    let events = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < requests.length) {
+          const { body, headers } = requests[next++];
+          const res = await fetch(`${this.server.url}/v1/ingest/${dataset}`, {
+            method: 'POST',
+            headers: { ...this.headers, ...headers },
+            body,
+          });
+          if (!res.ok) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
+          events += (await res.json()).ingested;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = (await scrape(this.server.url, CPU_METRIC)) - cpu0;
+    return { events, seconds, rate: events / seconds, cpuSeconds };
+  }
+
+  /** Waits for compaction, then for the merge loop to settle (the block count stops changing for 3 s). */
+  async settle() {
+    const cpu0 = await scrape(this.server.url, CPU_METRIC);
+    const started = performance.now();
+    for (let i = 0; i < 600; i++) {
+      const ready = await (await fetch(`${this.server.url}/readyz`)).json();
+      if (ready.uncompactedRows === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const compactionSeconds = (performance.now() - started) / 1000;
+    const fresh = await this.blockStats();
+    let blocks = fresh.blocks;
+    for (let stable = 0, i = 0; stable < 3 && i < 300; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = await scrape(this.server.url, 'quarry_blocks');
+      stable = now === blocks ? stable + 1 : 0;
+      blocks = now;
+    }
+    // The idle seconds of the wait cost no CPU; what was spent is compaction and merging.
+    const cpuSeconds = (await scrape(this.server.url, CPU_METRIC)) - cpu0;
+    return { compactionSeconds, fresh, cpuSeconds };
+  }
+
+  async blockStats() {
+    return {
+      blocks: await scrape(this.server.url, 'quarry_blocks'),
+      bytes: await scrape(this.server.url, 'quarry_block_bytes'),
+    };
+  }
+
+  async query(name, apl) {
+    const res = await fetch(`${this.server.url}/v1/datasets/_apl?format=tabular`, {
+      method: 'POST',
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' }),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
   }
 }
 
