@@ -35,7 +35,7 @@ export class EventFailure {
  * setting, `in` and `for…in` over their fields stay fast.
  */
 const fieldMapPrototype: object = Object.freeze(Object.create(null) as object);
-function newFieldMap(): Record<string, FieldValue> {
+export function newFieldMap(): Record<string, FieldValue> {
   return Object.create(fieldMapPrototype) as Record<string, FieldValue>;
 }
 
@@ -54,10 +54,13 @@ export class FlattenState {
   count = 0;
   error: string | null = null;
   /**
-   * Name → entry, only once a name could repeat: flattening an object cannot repeat a name unless a key
-   * contains a dot (`{"a.b":1,"a":{"b":2}}`) or is renamed (`_sysTime` → `_user_sysTime`).
+   * Name → entry, only once a name could repeat: flattening an object cannot repeat a name unless it has
+   * both a key with a dot and a nested object (`{"a.b":1,"a":{"b":2}}`), or a renamed key (`_sysTime` →
+   * `_user_sysTime`), or labels.
    */
   seen: Map<string, number> | null = null;
+  sawDottedKey = false;
+  sawNestedObject = false;
   /**
    * The timestamp field (`timestampField`) and `_time` are kept apart while flattening; they count as
    * fields until the time is resolved.
@@ -73,6 +76,8 @@ export class FlattenState {
     this.count = 0;
     this.error = null;
     this.seen = null;
+    this.sawDottedKey = false;
+    this.sawNestedObject = false;
     this.timestampName = timestampName;
     this.hasTimestamp = false;
     this.timestamp = null;
@@ -216,12 +221,20 @@ function flattenInto(
     const key = keys[i];
     const value = obj[key];
     const name = prefix === '' ? renameReserved(key) : `${prefix}.${key}`;
-    if (key.includes('.') || (prefix === '' && name !== key)) state.trackNames();
+    if (prefix === '' && name !== key) state.trackNames();
+    else if (!state.sawDottedKey && key.includes('.')) {
+      state.sawDottedKey = true;
+      if (state.sawNestedObject) state.trackNames();
+    }
     if (isPlainObject(value) && !(depth === 1 && ctx.mapFields.has(key))) {
       if (depth + 1 > limits.maxDepth) {
         guardHardDepth(value, depth + 1, limits);
         if (!setField(name, null, state, limits)) return;
         continue;
+      }
+      if (!state.sawNestedObject) {
+        state.sawNestedObject = true;
+        if (state.sawDottedKey) state.trackNames();
       }
       flattenInto(value, name, depth + 1, state, ctx);
       if (state.error !== null) return;

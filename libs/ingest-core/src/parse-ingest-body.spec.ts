@@ -1,5 +1,10 @@
 import { QuarryError } from '@quarry/common';
-import { parseEventLabels, parseIngestBody, type IngestParseOptions } from './parse-ingest-body';
+import {
+  parseEventLabels,
+  parseIngestBatch,
+  parseIngestBody,
+  type IngestParseOptions,
+} from './parse-ingest-body';
 import { TOO_LONG_STRING } from './normalize-event';
 
 const NOW = Date.UTC(2024, 4, 1, 12);
@@ -116,7 +121,7 @@ describe('parseIngestBody: CSV', () => {
   it('refuses malformed CSV as invalid', () => {
     const err = thrown(() => parse('a,b\n"unterminated,1\n', { contentType: 'text/csv' }));
     expect(err.kind).toBe('invalid');
-    expect(err.message).toMatch(/^invalid CSV: /);
+    expect(err.message).toBe('invalid CSV on line 2: a quoted value is never closed');
   });
 });
 
@@ -180,6 +185,33 @@ describe('parseIngestBody: event semantics', () => {
     expect(events.map((e) => e.time)).toEqual([
       1714521796000, 1714521796926, 1714521796926.123, 1714521796926.124,
     ]); // ns epochs exceed float64 precision
+  });
+
+  it('gives a name that flattening repeats its first position and last value, in both columns and maps', () => {
+    const body =
+      '{"a.b":1,"x":0,"a":{"b":2}}\n{"a":{"b":3},"x":0,"a.b":4}\n{"_sysTime":5,"_user_sysTime":6}\n{"a":{"b.c":7,"b":{"c":8}}}';
+    const { events } = parse(body, { contentType: 'application/x-ndjson' });
+    expect(events.map((e) => Object.entries(e.fields))).toEqual([
+      [
+        ['a.b', 2],
+        ['x', 0],
+      ],
+      [
+        ['a.b', 4],
+        ['x', 0],
+      ],
+      [['_user_sysTime', 6]],
+      [['a.b.c', 8]],
+    ]);
+    const { batch } = parseIngestBatch(Buffer.from(body), {
+      contentType: 'application/x-ndjson',
+      nowMs: NOW,
+    });
+    expect([...batch!.columns.keys()]).toEqual(['_time', '_sysTime', 'a.b', 'x', '_user_sysTime', 'a.b.c']);
+    expect(batch!.columns.get('a.b')).toMatchObject({
+      kind: 'long',
+      values: Float64Array.from([2, 4, 0, 0]),
+    });
   });
 
   it('unwraps the grouped form (time, data, labels)', () => {

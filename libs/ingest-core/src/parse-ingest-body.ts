@@ -149,7 +149,8 @@ function recordsFor(
 ): RecordSource {
   if (format === 'csv') {
     return parseCsv(
-      body.toString('utf8', start),
+      body,
+      start,
       options.csvDelimiter ?? ',',
       parseCsvFieldsHeader(options.csvFields),
       limits,
