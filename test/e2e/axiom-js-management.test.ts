@@ -53,6 +53,9 @@ describe('@axiomhq/js management round trip', () => {
 
       const updated = await axiom.datasets.update('js-mgmt', { description: 'second' });
       expect(updated).toMatchObject({ id: created.id, name: 'js-mgmt', description: 'second' });
+      // Audit: `who` and `created` stay those of the creation, `updatedAt` follows the write.
+      expect(updated).toMatchObject({ who: adminUserId, created: created.created });
+      expect(Date.parse(updated.updatedAt!)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt!));
       expect((await axiom.datasets.get('js-mgmt')).description).toBe('second');
 
       const trimmed = await axiom.datasets.trim('js-mgmt', '1h');
