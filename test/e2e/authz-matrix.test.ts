@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@quarry/common';
 import { allDatasetCapabilities, allOrgCapabilities } from '@quarry/server';
+import { exportGauge } from '../support/otlp-json';
 import { routeTable, type AccessRuleMeta, type RouteEntry } from '../support/route-table';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -229,16 +230,8 @@ describe('authorization matrix', () => {
     const metricsDataset = { name: METRICS_DS, kind: 'otel:metrics:v1' };
     expect((await server.request('POST', '/v2/datasets', { body: metricsDataset })).status).toBe(200);
     // One point of `load{host}`, so the metrics info routes find the metric and tag they are asked about.
-    const point = {
-      timeUnixNano: String(BigInt(Date.now()) * 1_000_000n),
-      asDouble: 1,
-      attributes: [{ key: 'host', value: { stringValue: 'a' } }],
-    };
-    const otlp = {
-      resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'load', gauge: { dataPoints: [point] } }] }] }],
-    };
-    const exported = await server.request('POST', '/v1/metrics', { headers: METRICS_HEADERS, body: otlp });
-    expect(exported.status).toBe(200);
+    const point = { timeMs: Date.now(), value: 1, tags: { host: 'a' } };
+    expect(await exportGauge(server, METRICS_DS, { name: 'load' }, [point])).toBe(200);
     const vfield = await server.request('POST', '/v2/vfields', { body: VFIELD });
     expect(vfield.status).toBe(200);
     fixtures.vfield = (await vfield.json()).id;

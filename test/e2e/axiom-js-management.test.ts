@@ -1,5 +1,6 @@
 import { AxiomWithoutBatching } from '@axiomhq/js';
 import { call } from '../support/mgmt-api';
+import { exportGauge } from '../support/otlp-json';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const T0_SEC = 1_746_057_600; // 2025-05-01T00:00:00Z
@@ -35,6 +36,13 @@ describe('@axiomhq/js management round trip', () => {
     throw new Error('expected the client call to fail');
   }
 
+  /** The client call fails with 404 and a message saying "not found" (what the client's users match). */
+  async function expectNotFound(promise: Promise<unknown>): Promise<void> {
+    const err = await rejection(promise);
+    expect(err.status).toBe(404);
+    expect(err.message).toMatch(/not found/);
+  }
+
   describe('datasets', () => {
     it('creates, gets, lists, updates, trims and deletes', async () => {
       const created = await axiom.datasets.create(
@@ -66,9 +74,7 @@ describe('@axiomhq/js management round trip', () => {
 
       const deleted = await axiom.datasets.delete('js-mgmt');
       expect(deleted.status).toBe(204);
-      const gone = await rejection(axiom.datasets.get('js-mgmt'));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.datasets.get('js-mgmt'));
     });
 
     it('lists fields and map fields', async () => {
@@ -92,34 +98,18 @@ describe('@axiomhq/js management round trip', () => {
       for (const field of fields) expect(typeof field.hidden).toBe('boolean');
       expect(await axiom.datasets.mapFields('js-fields')).toEqual(['attrs']);
 
-      expect((await rejection(axiom.datasets.fields('js-nope'))).status).toBe(404);
-      expect((await rejection(axiom.datasets.mapFields('js-nope'))).status).toBe(404);
+      await expectNotFound(axiom.datasets.fields('js-nope'));
+      await expectNotFound(axiom.datasets.mapFields('js-nope'));
     });
 
     it('reads metrics metadata on the edge', async () => {
       await axiom.datasets.create({ name: 'js-metrics', kind: 'otel:metrics:v1' });
-      const point = (host: string, i: number) => ({
-        timeUnixNano: String(BigInt(T0_SEC + 60 * i) * 1_000_000_000n),
-        asDouble: i,
-        attributes: [{ key: 'host', value: { stringValue: host } }],
-      });
-      const ingested = await server.request('POST', '/v1/metrics', {
-        headers: { 'x-axiom-metrics-dataset': 'js-metrics' },
-        body: {
-          resourceMetrics: [
-            {
-              scopeMetrics: [
-                {
-                  metrics: [
-                    { name: 'load', unit: '1', gauge: { dataPoints: [point('a', 0), point('b', 1)] } },
-                  ],
-                },
-              ],
-            },
-          ],
-        },
-      });
-      expect(ingested.status).toBe(200);
+      const points = ['a', 'b'].map((host, i) => ({
+        timeMs: (T0_SEC + 60 * i) * 1000,
+        value: i,
+        tags: { host },
+      }));
+      expect(await exportGauge(server, 'js-metrics', { name: 'load', unit: '1' }, points)).toBe(200);
 
       const v2 = 'application/vnd.metrics-info.v2+json';
       expect(await axiom.datasets.metrics('js-metrics', { ...WINDOW, accept: v2 })).toEqual({
@@ -136,7 +126,7 @@ describe('@axiomhq/js management round trip', () => {
   describe('annotations', () => {
     it('creates, gets, lists with filters, updates and deletes', async () => {
       await axiom.datasets.create({ name: 'js-annotated' });
-      const created = await axiom.annotations.create({
+      const request = {
         type: 'deploy',
         datasets: ['js-annotated'],
         title: 'v1.2.3',
@@ -144,17 +134,9 @@ describe('@axiomhq/js management round trip', () => {
         url: 'https://example.test/release',
         time: '2024-07-01T10:00:00.000Z',
         endTime: '2024-07-01T10:05:00.000Z',
-      });
-      expect(created).toEqual({
-        id: expect.stringMatching(/^ann_/),
-        type: 'deploy',
-        datasets: ['js-annotated'],
-        title: 'v1.2.3',
-        description: 'rolled out',
-        url: 'https://example.test/release',
-        time: '2024-07-01T10:00:00.000Z',
-        endTime: '2024-07-01T10:05:00.000Z',
-      });
+      };
+      const created = await axiom.annotations.create(request);
+      expect(created).toEqual({ id: expect.stringMatching(/^ann_/), ...request });
       expect(await axiom.annotations.get(created.id)).toEqual(created);
       expect(await axiom.annotations.list()).toContainEqual(created);
       expect(
@@ -178,9 +160,7 @@ describe('@axiomhq/js management round trip', () => {
       expect(invalid.status).toBe(400);
 
       expect((await axiom.annotations.delete(created.id)).status).toBe(204);
-      const gone = await rejection(axiom.annotations.get(created.id));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.annotations.get(created.id));
     });
   });
 
@@ -224,9 +204,7 @@ describe('@axiomhq/js management round trip', () => {
       const badLimit = await rejection(axiom.dashboards.list({ limit: 1001 }));
       expect(badLimit.status).toBe(400);
       expect(badLimit.message).toMatch(/limit/);
-      const gone = await rejection(axiom.dashboards.get('js-dash-nope'));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.dashboards.get('js-dash-nope'));
     });
   });
 
@@ -273,9 +251,7 @@ describe('@axiomhq/js management round trip', () => {
       expect(invalid.status).toBe(400);
 
       expect((await axiom.monitors.delete(created.id)).status).toBe(204);
-      const gone = await rejection(axiom.monitors.get(created.id));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.monitors.get(created.id));
     });
   });
 
@@ -313,9 +289,7 @@ describe('@axiomhq/js management round trip', () => {
         query: { apl: "['js-starred'] | count" },
       });
       expect(listed).toContainEqual(got);
-      const gone = await rejection(axiom.savedQueries.get('nope'));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.savedQueries.get('nope'));
     });
   });
 
@@ -340,9 +314,7 @@ describe('@axiomhq/js management round trip', () => {
         role: { id: 'user', name: 'user' },
       });
       expect(users).toContainEqual(ada);
-      const gone = await rejection(axiom.users.get('nope'));
-      expect(gone.status).toBe(404);
-      expect(gone.message).toMatch(/not found/);
+      await expectNotFound(axiom.users.get('nope'));
     });
   });
 
