@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@quarry/common';
 import { allDatasetCapabilities, allOrgCapabilities } from '@quarry/server';
+import { exportGauge } from '../support/otlp-json';
 import { routeTable, type AccessRuleMeta, type RouteEntry } from '../support/route-table';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
  * The authorization matrix: every route of the app (read from its @Access metadata) × {no token, unknown
  * token, expired token, PAT where PATs are refused, token without the capability, token with it}.
- * Expected: 401, 401, 401, 403, 403, and neither 401 nor 403 with the capability.
+ * Expected: 401, 401, 401, 403, 403, and neither 401 nor 403 with the capability — asserted twice, for a
+ * token holding only that capability (the route asks for nothing more) and for the admin token. Where
+ * PATs are accepted, the admin's PAT (with `X-Axiom-Org-Id`) passes too. Data-plane entries send
+ * complete requests, so with the capability they must succeed (`ok`), not merely pass the guard.
  *
  * The table below is the data: one entry per route. A route added to the app without an entry fails the
  * "every route has an entry" test, and an entry whose route disappeared fails too.
@@ -26,13 +30,21 @@ interface MatrixEntry {
    * virtual fields, starred queries). `none`: any valid token may call it.
    */
   needs?: Need | 'none';
+  /** Request headers (the metrics dataset of an OTLP export travels in one). */
+  headers?: Record<string, string>;
+  /** The exact status with the capability, where the entry's request is a complete, valid one. */
+  ok?: number;
 }
 
 const DS = 'matrix-ds';
+const METRICS_DS = 'matrixmetrics';
 const APL = { apl: `['${DS}'] | count` };
+const MPL = { mpl: `${METRICS_DS}:load | align to 5m using avg` };
+const METRICS_HEADERS = { 'x-axiom-metrics-dataset': METRICS_DS };
 const VFIELD = { dataset: DS, name: 'matrix_vf', expression: '1 + 1' };
 const STARRED = { name: 'matrix', kind: 'apl', who: '', dataset: DS, metadata: {}, query: APL };
 const query: Need = { dataset: ['query', 'read'] };
+const ingest: Need = { dataset: ['ingest', 'create'] };
 const vfields = (action: string): Need => ({ dataset: ['virtualFields', action] });
 const starred = (action: string): Need => ({ dataset: ['starredQueries', action] });
 
@@ -61,27 +73,36 @@ const MATRIX: Record<string, MatrixEntry> = {
   'PUT /v2/datasets/:id/mapfields': { params: { id: 'nope' } },
   'POST /v2/datasets/:id/mapfields': { params: { id: 'nope' } },
   'DELETE /v2/datasets/:id/mapfields/:name': { params: { id: 'nope', name: 'm' } },
-  // Ingest and query (edge).
-  'POST /v1/datasets/:dataset/ingest': { params: { dataset: DS }, body: [] },
-  'POST /v1/ingest/:dataset': { params: { dataset: DS }, body: [] },
-  'POST /v1/datasets/_apl': { body: APL, needs: query },
-  'POST /v1/query/_apl': { body: APL, needs: query },
-  // Metrics.
-  'POST /v1/metrics': { needs: 'none' },
-  'POST /v1/query/_metrics': { needs: 'none' },
-  'POST /v1/query/_mpl': { needs: 'none' },
+  // Data plane: ingest, APL, OTLP metrics, MPL and metrics info. Each request is complete, so with the
+  // capability it must succeed, not merely pass the guard.
+  'POST /v1/datasets/:dataset/ingest': { params: { dataset: DS }, body: [], ok: 200 },
+  'POST /v1/ingest/:dataset': { params: { dataset: DS }, body: [], ok: 200 },
+  'POST /v1/datasets/_apl': { body: APL, needs: query, ok: 200 },
+  'POST /v1/query/_apl': { body: APL, needs: query, ok: 200 },
+  'POST /v1/metrics': { headers: METRICS_HEADERS, needs: ingest, ok: 200 },
+  'POST /v1/query/_metrics': { body: MPL, needs: query, ok: 200 },
+  'POST /v1/query/_mpl': { body: MPL, needs: query, ok: 200 },
   'OPTIONS /v1/query/_metrics': {},
   'OPTIONS /v1/query/_mpl': {},
-  'GET /v1/query/metrics/info/datasets/:dataset/metrics': { params: { dataset: DS } },
-  'POST /v1/query/metrics/info/datasets/:dataset/metrics': { params: { dataset: DS } },
+  'GET /v1/query/metrics/info/datasets/:dataset/metrics': { params: { dataset: METRICS_DS }, ok: 200 },
+  'POST /v1/query/metrics/info/datasets/:dataset/metrics': {
+    params: { dataset: METRICS_DS },
+    body: { value: 'x' },
+    ok: 200,
+  },
   'GET /v1/query/metrics/info/datasets/:dataset/metrics/:metric/tags': {
-    params: { dataset: DS, metric: 'm' },
+    params: { dataset: METRICS_DS, metric: 'load' },
+    ok: 200,
   },
   'GET /v1/query/metrics/info/datasets/:dataset/metrics/:metric/tags/:tag/values': {
-    params: { dataset: DS, metric: 'm', tag: 't' },
+    params: { dataset: METRICS_DS, metric: 'load', tag: 'host' },
+    ok: 200,
   },
-  'GET /v1/query/metrics/info/datasets/:dataset/tags': { params: { dataset: DS } },
-  'GET /v1/query/metrics/info/datasets/:dataset/tags/:tag/values': { params: { dataset: DS, tag: 't' } },
+  'GET /v1/query/metrics/info/datasets/:dataset/tags': { params: { dataset: METRICS_DS }, ok: 200 },
+  'GET /v1/query/metrics/info/datasets/:dataset/tags/:tag/values': {
+    params: { dataset: METRICS_DS, tag: 'host' },
+    ok: 200,
+  },
   // Identity.
   'GET /v1/user': {},
   'GET /v2/user': {},
@@ -152,7 +173,11 @@ const MATRIX: Record<string, MatrixEntry> = {
 };
 
 /** Query strings some list routes need to reach their capability check. */
-const QUERY: Record<string, string> = { 'GET /v2/vfields': `?dataset=${DS}` };
+const WINDOW = `?start=2000-01-01T00:00:00Z&end=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
+const QUERY: Record<string, string> = {
+  'GET /v2/vfields': `?dataset=${DS}`,
+  'GET /v1/query/metrics/info/datasets/:dataset/metrics/:metric/tags/:tag/values': WINDOW,
+};
 
 /** What the route needs: its entry's `needs`, else its @Access rule. */
 function needOf(route: RouteEntry, entry: MatrixEntry): Need | 'none' {
@@ -172,12 +197,18 @@ function capabilitiesWithout(need: Need) {
   return { orgCapabilities: org, datasetCapabilities: datasets };
 }
 
+/** Only `need` (on every dataset, for dataset capabilities): proves the route asks for nothing more. */
+function capabilitiesOnly(need: Need) {
+  if ('org' in need) return { orgCapabilities: { [need.org[0]]: [need.org[1]] }, datasetCapabilities: {} };
+  return { orgCapabilities: {}, datasetCapabilities: { '*': { [need.dataset[0]]: [need.dataset[1]] } } };
+}
+
 describe('authorization matrix', () => {
   let server: TestServer;
   let routes: RouteEntry[];
   const fixtures: Record<string, string> = {};
   let expiredToken: string;
-  const withoutTokens = new Map<string, string>();
+  const scopedTokens = new Map<string, string>();
 
   async function apiToken(caps: object, expiresAt: string | null = null): Promise<string> {
     const secret = `xaat-${randomUUID()}`;
@@ -196,6 +227,11 @@ describe('authorization matrix', () => {
     server = await startTestServer();
     routes = routeTable(server.quarry.app);
     expect((await server.request('POST', '/v2/datasets', { body: { name: DS } })).status).toBe(200);
+    const metricsDataset = { name: METRICS_DS, kind: 'otel:metrics:v1' };
+    expect((await server.request('POST', '/v2/datasets', { body: metricsDataset })).status).toBe(200);
+    // One point of `load{host}`, so the metrics info routes find the metric and tag they are asked about.
+    const point = { timeMs: Date.now(), value: 1, tags: { host: 'a' } };
+    expect(await exportGauge(server, METRICS_DS, { name: 'load' }, [point])).toBe(200);
     const vfield = await server.request('POST', '/v2/vfields', { body: VFIELD });
     expect(vfield.status).toBe(200);
     fixtures.vfield = (await vfield.json()).id;
@@ -231,17 +267,18 @@ describe('authorization matrix', () => {
     path += QUERY[route.key] ?? '';
     const res = await fetch(`${server.url}${path}`, {
       method: route.method,
-      headers: { 'Content-Type': 'application/json', ...headers },
+      headers: { 'Content-Type': 'application/json', ...entry.headers, ...headers },
       body: route.method === 'GET' ? undefined : JSON.stringify(entry.body ?? {}),
     });
     await res.arrayBuffer();
     return res.status;
   }
 
-  async function withoutToken(need: Need): Promise<string> {
-    const key = JSON.stringify(need);
-    if (!withoutTokens.has(key)) withoutTokens.set(key, await apiToken(capabilitiesWithout(need)));
-    return withoutTokens.get(key)!;
+  /** An API token with exactly these capabilities, one per distinct set. */
+  async function scopedToken(caps: object): Promise<string> {
+    const key = JSON.stringify(caps);
+    if (!scopedTokens.has(key)) scopedTokens.set(key, await apiToken(caps));
+    return scopedTokens.get(key)!;
   }
 
   it('answers every route × caller with the expected status', async () => {
@@ -275,15 +312,23 @@ describe('authorization matrix', () => {
         expectStatus(route, 'PAT refused', await call(route, pat), is(403));
       }
       const need = needOf(route, MATRIX[route.key]);
+      const ok = MATRIX[route.key].ok;
       if (need !== 'none') {
+        const without = await scopedToken(capabilitiesWithout(need));
+        expectStatus(route, `without ${JSON.stringify(need)}`, await call(route, bearer(without)), is(403));
+        const only = await scopedToken(capabilitiesOnly(need));
         expectStatus(
           route,
-          `without ${JSON.stringify(need)}`,
-          await call(route, bearer(await withoutToken(need))),
-          is(403),
+          `only ${JSON.stringify(need)}`,
+          await call(route, bearer(only)),
+          ok ? is(ok) : allowed,
         );
       }
-      expectStatus(route, 'with capability', await call(route, bearer(server.token)), allowed);
+      expectStatus(route, 'with capability', await call(route, bearer(server.token)), ok ? is(ok) : allowed);
+      if (rule.tokens === 'any') {
+        const pat = { ...bearer(server.pat), 'X-Axiom-Org-Id': server.orgId };
+        expectStatus(route, 'PAT accepted', await call(route, pat), ok ? is(ok) : allowed);
+      }
     }
     expect(failures).toEqual([]);
     // Every non-public route was called at least as no/unknown/expired token and with the capability.

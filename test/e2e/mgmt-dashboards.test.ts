@@ -1,4 +1,4 @@
-import { call, tokenWith } from '../support/mgmt-api';
+import { call, tokenWith, userWithPat } from '../support/mgmt-api';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /** `/v2/dashboards`: upsert semantics, versions, chart patches, paging bounds, private dashboards, auth. */
@@ -224,6 +224,39 @@ describe('/v2/dashboards', () => {
     expect(res.status).toBe(200);
     const withPat = (await res.json()) as { uid: string }[];
     expect(withPat.map((d) => d.uid)).toEqual(expect.arrayContaining(['mine-only', 'shared-with-all']));
+  });
+
+  it('records who changed a dashboard and when: createdBy stays, updatedBy and updatedAt follow each write', async () => {
+    const created = await create('audited', 'Audited');
+    const editor = await userWithPat(server, 'admin');
+    await new Promise((resolve) => setTimeout(resolve, 5)); // so updatedAt can only move forward
+    const edited = await call(server, 'PUT /v2/dashboards/uid/{uid}', {
+      params: { uid: 'audited' },
+      body: { version: 1, dashboard: document('Audited, edited') },
+      token: editor.pat,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.dashboard).toMatchObject({
+      createdBy: adminUserId,
+      createdAt: created.createdAt,
+      updatedBy: editor.userId,
+    });
+    expect(Date.parse(edited.body.dashboard.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
+
+    const patched = await call(server, 'PATCH /v2/dashboards/uid/{uid}/charts/{chartId}', {
+      params: { uid: 'audited', chartId: 'c2' },
+      body: { version: 2, chart: { text: 'edited by admin' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.dashboard).toMatchObject({ createdBy: adminUserId, updatedBy: adminUserId });
+  });
+
+  it("keeps a user's private dashboard out of another user's list", async () => {
+    await create('admins-own', 'Private to the admin', adminUserId);
+    const other = await userWithPat(server, 'admin');
+    const listed = await call(server, 'GET /v2/dashboards', { query: { limit: '1000' }, token: other.pat });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((d: { uid: string }) => d.uid)).not.toContain('admins-own');
   });
 
   it.each([

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '@quarry/common';
 import type { TestServer } from './test-server';
 
 /**
@@ -103,7 +105,10 @@ export interface CallOptions {
   params?: Record<string, string>;
   query?: Record<string, string | string[]>;
   body?: unknown;
-  /** The bearer secret; the admin API token by default, `null` for no Authorization header. */
+  /**
+   * The bearer secret; the admin API token by default, `null` for no Authorization header. A personal
+   * access token (`xapt-`) is sent with the `X-Axiom-Org-Id` header it needs.
+   */
   token?: string | null;
 }
 
@@ -124,6 +129,8 @@ export async function call(
   const headers: Record<string, string> = {};
   const token = options.token === undefined ? server.token : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
+  // Personal access tokens name the organization they act in.
+  if (token?.startsWith('xapt-')) headers['X-Axiom-Org-Id'] = server.orgId;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${server.url}${urlPath}${search.size ? `?${search}` : ''}`, {
     method,
@@ -154,4 +161,26 @@ export async function tokenWith(
   });
   if (res.status !== 200) throw new Error(`token create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token as string;
+}
+
+/**
+ * A new user (created over the API, with this built-in role) and a personal access token of theirs, for
+ * tests that need a second person: audit fields, private resources. The API creates no PATs, so the
+ * token goes straight into the metastore.
+ */
+export async function userWithPat(
+  server: TestServer,
+  role: 'admin' | 'user' | 'read-only' | 'none' = 'user',
+): Promise<{ userId: string; pat: string }> {
+  const email = `person-${randomUUID()}@example.test`;
+  const created = await call(server, 'POST /v2/users', { body: { name: email, email, role } });
+  if (created.status !== 200) throw new Error(`user create failed: ${created.status}`);
+  const pat = `xapt-${randomUUID()}`;
+  await server.quarry.storage.metastore.tokens.create({
+    kind: 'personal',
+    name: 'pat',
+    secretHash: sha256Hex(pat),
+    userId: created.body.id,
+  });
+  return { userId: created.body.id, pat };
 }
