@@ -1,4 +1,4 @@
-import type { ColumnBatch, WireType } from './columns';
+import type { ColumnBatch, ColumnKind, WireType } from './columns';
 
 /** Counters a scan fills in; they become the query status (`rowsExamined`, `blocksExamined`, ...). */
 export interface ScanStats {
@@ -33,6 +33,40 @@ export interface ScanRequest {
   signal?: AbortSignal;
   /** An optional hint from `top N by _time`; sources may ignore it. */
   timeOrder?: ScanTimeOrder;
+  /** Lets a source skip blocks that cannot hold a row the scan's filter keeps; sources may ignore it. */
+  pruning?: BlockPruning;
+}
+
+/**
+ * Block pruning from a scan's filter: `mayMatch` answers false only when no row of the block can pass
+ * the filter, judged from the block's statistics (`BlockSummary`); sources call it before decoding any
+ * column. `filterColumns` are the columns whose token filters it consults (a source loads those).
+ */
+export interface BlockPruning {
+  filterColumns: readonly string[];
+  mayMatch(block: BlockSummary): boolean;
+}
+
+/** What a block says about its rows without decoding them. */
+export interface BlockSummary {
+  rowCount: number;
+  /** The column's statistics, or undefined when the block has no such column (null in every row). */
+  column(name: string): ColumnSummary | undefined;
+}
+
+export interface ColumnSummary {
+  kind: ColumnKind;
+  nullCount: number;
+  /** Smallest and largest non-null value, when recorded (numbers, or strings for string columns). */
+  min?: number | string;
+  max?: number | string;
+  /** Token filter of a string column, when it has one and it was asked for (`filterColumns`). */
+  filter?: {
+    /** False when no value has the term(s), compared case-insensitively. */
+    mayContainTerm(term: string): boolean;
+    /** False when no value contains the text, compared case-insensitively. */
+    mayContainSubstring(needle: string): boolean;
+  };
 }
 
 /**

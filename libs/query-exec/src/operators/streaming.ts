@@ -20,6 +20,7 @@ import { buildColumn, constantColumn, readValue } from '../columns';
 import { evaluate } from '../eval/evaluate';
 import { asBool } from '../eval/logic';
 import type { BatchStream, ExecEnv } from './exec-env';
+import { blockPruning } from '../pruning/block-pruning';
 
 function checkAbort(env: ExecEnv): void {
   if (env.signal?.aborted) throw new QuarryError('unavailable', 'query aborted', { code: 'query_aborted' });
@@ -54,6 +55,7 @@ export async function* scan(node: ScanNode, env: ExecEnv): BatchStream {
     stats: env.stats,
     signal: env.signal,
     timeOrder: env.scanHints.get(node),
+    pruning: node.filter ? (blockPruning(node.filter) ?? undefined) : undefined,
   });
   for await (const batch of batches) {
     checkAbort(env);

@@ -1,5 +1,5 @@
-import { openBlock, type BlockFooter, type OpenedBlock } from '@quarry/block-format';
-import type { Column } from '@quarry/contracts';
+import { openBlock, readFooter, type BlockFooter, type OpenedBlock } from '@quarry/block-format';
+import type { BlockSummary, Column, ColumnSummary } from '@quarry/contracts';
 import type { ObjectStore } from '@quarry/objstore';
 import { ByteLru } from '@quarry/common';
 
@@ -84,6 +84,37 @@ export class BlockReader {
         return column;
       },
     };
+  }
+
+  /**
+   * The block's statistics for pruning (`BlockPruning`): per-column kind, null count and min/max from the
+   * footer, and the token filters of `filterColumns` when the block has them. Decodes no column.
+   */
+  async summary(objectKey: string, _filterColumns: readonly string[]): Promise<BlockSummary> {
+    const footer = await this.footer(objectKey);
+    const metas = new Map(footer.columns.map((c) => [c.name, c]));
+    const summaries = new Map<string, ColumnSummary>();
+    return {
+      rowCount: footer.rowCount,
+      column(name) {
+        let summary = summaries.get(name);
+        if (summary === undefined) {
+          const meta = metas.get(name);
+          if (meta === undefined) return undefined;
+          summary = { kind: meta.kind, nullCount: meta.nullCount, min: meta.min, max: meta.max };
+          summaries.set(name, summary);
+        }
+        return summary;
+      },
+    };
+  }
+
+  private async footer(objectKey: string): Promise<BlockFooter> {
+    const cached = this.footers.get(objectKey)?.footer;
+    if (cached !== undefined) return cached;
+    const footer = readFooter(await this.fetch(objectKey));
+    this.footers.set(objectKey, { footer, byteLength: footerBytes(footer) });
+    return footer;
   }
 
   /** Estimated bytes of decoded columns held by the cache. */

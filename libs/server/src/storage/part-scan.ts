@@ -8,11 +8,11 @@ import {
   type ScanStats,
   type ScanTimeOrder,
 } from '@quarry/contracts';
-import type { ReadableBlock } from './block-reader';
+import type { BlockReader, ReadableBlock } from './block-reader';
 import { TailBuffer, type TailEntry } from './tail-buffer';
 
-/** Opens a block for a scan that reads `columns` (null = all). */
-export type BlockOpener = (objectKey: string, columns: readonly string[] | null) => Promise<ReadableBlock>;
+/** Where a scan gets blocks from: their statistics first (pruning), then their columns. */
+export type BlockSource = Pick<BlockReader, 'open' | 'summary'>;
 
 /** A registered block or an un-compacted tail entry, as one scan step. */
 export interface ScanPart {
@@ -31,13 +31,15 @@ export function partsOf(blocks: readonly BlockRecord[], tail: readonly TailEntry
 
 /**
  * Scans blocks and tail entries for a query: parts outside the window are skipped, a block's columns are
- * decoded only when read (late materialization), rows are restricted to `[startMs, endMs)`, and a
- * `top N by _time` hint is honoured. Used on the main thread (`StorageCatalog`) and on query workers.
+ * decoded only when read (late materialization), blocks whose statistics rule out the scan's filter are
+ * skipped before any column is decoded (`request.pruning`), rows are restricted to `[startMs, endMs)`,
+ * and a `top N by _time` hint is honoured. Used on the main thread (`StorageCatalog`) and on query
+ * workers.
  */
 export async function* scanParts(
   parts: readonly ScanPart[],
   request: ScanRequest,
-  open: BlockOpener,
+  blocks: BlockSource,
 ): AsyncIterable<ColumnBatch> {
   const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
   const order = request.timeOrder;
@@ -46,9 +48,15 @@ export async function* scanParts(
     if (part.maxTime < request.startMs || part.minTime >= request.endMs) continue;
     if (order?.skip(part.minTime, part.maxTime)) continue;
     noteBlock(request.stats, part.minTime, part.maxTime);
+    const pruning = request.pruning;
+    if (part.block && pruning) {
+      const summary = await blocks.summary(part.block.objectKey, pruning.filterColumns);
+      if (!pruning.mayMatch(summary)) continue;
+    }
+    request.stats.blocksMatched++;
     let batch: ColumnBatch;
     if (part.block) {
-      const opened = await open(part.block.objectKey, columns);
+      const opened = await blocks.open(part.block.objectKey, columns);
       const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
       batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
     } else {
@@ -105,7 +113,6 @@ function inTimeOrder<T extends { minTime: number; maxTime: number }>(
 
 function noteBlock(stats: ScanStats, minTime: number, maxTime: number): void {
   stats.blocksExamined++;
-  stats.blocksMatched++;
   stats.minBlockTime = stats.minBlockTime === null ? minTime : Math.min(stats.minBlockTime, minTime);
   stats.maxBlockTime = stats.maxBlockTime === null ? maxTime : Math.max(stats.maxBlockTime, maxTime);
 }

@@ -13,7 +13,7 @@ import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
-import { partsOf, scanParts, type BlockOpener, type ScanPart } from './part-scan';
+import { partsOf, scanParts, type ScanPart } from './part-scan';
 import type { TailBuffer } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
@@ -27,7 +27,7 @@ const DEFAULT_READER_LIMITS: BlockReaderLimits = {
  * not-yet-compacted tail, snapshotted together so every acknowledged event is seen exactly once.
  */
 export class StorageCatalog implements Catalog {
-  private readonly reader: BlockReader;
+  readonly reader: BlockReader;
   private readonly fieldCache = new Map<string, { generation: number; fields: FieldSchema[] }>();
 
   constructor(
@@ -55,8 +55,6 @@ export class StorageCatalog implements Catalog {
   snapshot(datasetId: string) {
     return { blocks: this.blocks.list(datasetId), tail: this.tail.snapshot(datasetId) };
   }
-
-  readonly blockOpener: BlockOpener = (objectKey, columns) => this.reader.open(objectKey, columns);
 
   get cachedColumnBytes(): number {
     return this.reader.cachedColumnBytes;
@@ -110,7 +108,7 @@ export class StoredDatasetSource implements DatasetSource {
 
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
-    yield* scanParts(partsOf(blocks, tail), request, this.catalog.blockOpener);
+    yield* scanParts(partsOf(blocks, tail), request, this.catalog.reader);
   }
 }
 
@@ -133,6 +131,6 @@ export class PartsSource implements DatasetSource {
   }
 
   scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
-    return scanParts(this.parts, request, this.dataset.catalog.blockOpener);
+    return scanParts(this.parts, request, this.dataset.catalog.reader);
   }
 }

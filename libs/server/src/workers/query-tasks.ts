@@ -46,7 +46,7 @@ export async function aggregateTask(input: AggregateTaskInput): Promise<RemotePa
   const source: DatasetSource = {
     name: input.dataset,
     schema: async () => [],
-    scan: (request) => scanParts(parts, request, (key, columns) => blocks.open(key, columns)),
+    scan: (request) => scanParts(parts, request, blocks),
   };
   return runPartialAggregate(input.node, source, { limits: input.limits });
 }
