@@ -94,6 +94,11 @@ export interface DatasetSource {
   /** Fields seen in the dataset (including `_time` and `_sysTime`), sorted by name. */
   schema(): Promise<FieldSchema[]>;
   scan(request: ScanRequest): AsyncIterable<ColumnBatch>;
+  /**
+   * Optional: the number of rows with `startMs <= _time < endMs`, from metadata where it can (a block
+   * entirely inside the window counts its row count without being read). Fills `stats` as a scan would.
+   */
+  countRows?(startMs: number, endMs: number, stats: ScanStats): Promise<number>;
 }
 
 /** Resolves dataset names in queries. Returns null for unknown datasets. */

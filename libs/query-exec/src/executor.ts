@@ -1,7 +1,13 @@
 /**
  * Turns a logical plan into a pipeline of batch streams (pull-based async iterators) and runs it.
  */
-import { emptyScanStats, type ColumnBatch, type DatasetSource, type ScanStats } from '@quarry/contracts';
+import {
+  emptyScanStats,
+  type Column,
+  type ColumnBatch,
+  type DatasetSource,
+  type ScanStats,
+} from '@quarry/contracts';
 import { joinRowSource, type AggregateNode, type PlanNode, type ScanNode } from '@quarry/query-plan';
 import { QuarryError } from '@quarry/common';
 import { concatBatches } from './concat';
@@ -75,6 +81,8 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
     case 'project':
       return project(input(), node, env);
     case 'aggregate': {
+      if (isPlainCount(node) && env.sources.get(node.input.dataset)?.countRows)
+        return countFromMetadata(node, node.input, env, matched);
       const source = env.offload ? splittableScan(node) : null;
       return source ? offloadedAggregate(node, source, env, matched) : aggregate(input(), node, env);
     }
@@ -210,4 +218,35 @@ export async function runPartialAggregate(
   const partial = new PartialAggregate(node, env.budget);
   for await (const batch of build(node.input, env, node.input)) partial.add(batch, env.ctx);
   return { state: partial.toState(), stats: env.stats, rowsMatched: env.counters.rowsMatched };
+}
+
+/** `T | count` and `summarize count()` with no keys, straight over an unfiltered scan. */
+function isPlainCount(node: AggregateNode): node is AggregateNode & { input: ScanNode } {
+  return (
+    node.keys.length === 0 &&
+    node.input.kind === 'scan' &&
+    node.input.filter === null &&
+    node.aggs.length > 0 &&
+    node.aggs.every((a) => a.fn === 'count' && a.args.length === 0 && a.predicate === null)
+  );
+}
+
+/** Answers a plain count from the source's metadata (`DatasetSource.countRows`) instead of scanning. */
+async function* countFromMetadata(
+  node: AggregateNode,
+  scanNode: ScanNode,
+  env: ExecEnv,
+  matched: PlanNode,
+): BatchStream {
+  const source = env.sources.get(scanNode.dataset)!;
+  const rows =
+    scanNode.endMs <= scanNode.startMs
+      ? 0
+      : await source.countRows!(scanNode.startMs, scanNode.endMs, env.stats);
+  if (matched === scanNode) env.counters.rowsMatched += rows;
+  env.counters.numGroups = 1;
+  const columns = new Map<string, Column>();
+  for (const call of node.aggs)
+    columns.set(call.outputs[0].name, { kind: 'long', values: Float64Array.of(rows), nulls: null });
+  yield { length: 1, columns };
 }

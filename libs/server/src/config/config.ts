@@ -132,7 +132,8 @@ export const CONFIG_VARIABLES = {
   },
   QUARRY_QUERY_SPLIT_MIN_ROWS: {
     schema: int(1, 2_000_000_000),
-    default: '100000',
+    // Below ~250k rows a summarize takes a few milliseconds here, about what the round trip costs.
+    default: '250000',
     help: 'A summarize is split across the query workers when the blocks it scans hold at least this many rows.',
   },
   QUARRY_LOG_LEVEL: {

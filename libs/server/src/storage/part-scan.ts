@@ -68,6 +68,36 @@ export async function* scanParts(
   }
 }
 
+/**
+ * Rows of the parts with `startMs <= _time < endMs`: a part entirely inside the window counts its row
+ * count without being read; only the parts the window cuts are scanned, `_time` alone.
+ */
+export async function countRowsInParts(
+  parts: readonly ScanPart[],
+  startMs: number,
+  endMs: number,
+  stats: ScanStats,
+  blocks: BlockSource,
+): Promise<number> {
+  let rows = 0;
+  const cut: ScanPart[] = [];
+  for (const part of parts) {
+    if (part.maxTime < startMs || part.minTime >= endMs) continue;
+    if (part.minTime < startMs || part.maxTime >= endMs) {
+      cut.push(part);
+      continue;
+    }
+    noteBlock(stats, part.minTime, part.maxTime);
+    stats.blocksMatched++;
+    const n = part.block ? part.block.rowCount : part.entry!.rows;
+    stats.rowsExamined += n;
+    rows += n;
+  }
+  for await (const batch of scanParts(cut, { startMs, endMs, columns: [], stats }, blocks))
+    rows += batch.length;
+  return rows;
+}
+
 /** Rows per slice when a `top N by _time` walks a large block in time order. */
 const TOP_CHUNK_ROWS = 8192;
 

@@ -101,3 +101,90 @@ describe('StorageCatalog time-ordered scans', () => {
     expect(asc[0].first).toBe(1_000_000);
   });
 });
+
+/** Counting and pruning from block metadata agree with a full scan. */
+describe('StorageCatalog metadata answers', () => {
+  let metastore: Metastore;
+  let catalog: StorageCatalog;
+
+  beforeAll(async () => {
+    metastore = await Metastore.open(null);
+    const log = new MemoryIngestLog();
+    const objects = new MemoryObjectStore();
+    const registry = await DatasetRegistry.load(metastore);
+    const blocks = new BlockIndex();
+    const tail = new TailBuffer();
+    const compactor = new Compactor(
+      log,
+      objects,
+      metastore,
+      registry,
+      blocks,
+      tail,
+      new AsyncMutex(),
+      CpuPool.create(0),
+    );
+    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    const dataset = await metastore.datasets.create({
+      name: 'parts',
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    registry.put(dataset);
+    // Three blocks of 100 rows at t = 1000·k + i, then a tail record.
+    for (let k = 0; k < 4; k++) {
+      const events = Array.from({ length: 100 }, (_, i) => ({
+        time: 1000 * k + i,
+        fields: { status: k === 1 ? 'error' : 'ok', n: k * 100 + i },
+      }));
+      const record = { datasetId: dataset.id, sysTime: 1, batch: batchFromEvents(events, 1) };
+      const [position] = await log.append(dataset.id, [encodeLogRecord(record)]);
+      addToTail(tail, position, record);
+      if (k < 3) await compactor.flush();
+    }
+    expect(blocks.list(dataset.id)).toHaveLength(3);
+  }, 60_000);
+  afterAll(async () => {
+    await metastore?.close();
+  });
+
+  it.each([
+    [0, 1e6],
+    [50, 2050],
+    [1000, 2000],
+    [999, 1001],
+    [3050, 3060],
+    [5000, 6000],
+  ])(
+    'counts rows in [%d, %d) as a scan does',
+    async (start, end) => {
+      const source = (await catalog.getDataset('parts'))!;
+      let scanned = 0;
+      for await (const b of source.scan({ startMs: start, endMs: end, columns: [], stats: emptyScanStats() }))
+        scanned += b.length;
+      const stats = emptyScanStats();
+      expect(await source.countRows!(start, end, stats)).toBe(scanned);
+      expect(stats.rowsExamined).toBe(scanned);
+    },
+  );
+
+  it('skips blocks whose statistics rule the filter out', async () => {
+    const source = (await catalog.getDataset('parts'))!;
+    const stats = emptyScanStats();
+    let rows = 0;
+    for await (const b of source.scan({
+      startMs: 0,
+      endMs: 1e6,
+      columns: ['status'],
+      stats,
+      pruning: {
+        filterColumns: [],
+        mayMatch: (block) => block.column('status')?.min === 'error',
+      },
+    }))
+      rows += b.length;
+    expect(rows).toBe(200); // the 'error' block and the tail (the tail is never pruned)
+    expect(stats).toMatchObject({ blocksExamined: 4, blocksMatched: 2 });
+  });
+});

@@ -7,13 +7,14 @@ import {
   type DatasetSource,
   type FieldSchema,
   type ScanRequest,
+  type ScanStats,
 } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
-import { partsOf, scanParts, type ScanPart } from './part-scan';
+import { countRowsInParts, partsOf, scanParts, type ScanPart } from './part-scan';
 import type { TailBuffer } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
@@ -109,6 +110,11 @@ export class StoredDatasetSource implements DatasetSource {
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
     yield* scanParts(partsOf(blocks, tail), request, this.catalog.reader);
+  }
+
+  countRows(startMs: number, endMs: number, stats: ScanStats): Promise<number> {
+    const { blocks, tail } = this.catalog.snapshot(this.datasetId);
+    return countRowsInParts(partsOf(blocks, tail), startMs, endMs, stats, this.catalog.reader);
   }
 }
 
