@@ -31,6 +31,11 @@ export class CountAggregator implements Aggregator {
     this.counts.ensure(1)[0] += passing;
   }
 
+  /** Adds rows counted elsewhere (per dictionary code) to group g. */
+  addToGroup(g: number, rows: number): void {
+    this.counts.ensure(g + 1)[g] += rows;
+  }
+
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = (other as CountAggregator).counts.data;
     for (let g = 0; g < o.length; g++) {

@@ -20,6 +20,7 @@ import { toDynamic } from '../functions/scalar-impl';
 import type { RowBudget } from '../limits';
 import type { BatchStream, ExecEnv, PartialAggregateState } from './exec-env';
 import type { Aggregator } from '../aggregates/aggregator';
+import type { CountAggregator } from '../aggregates/basic-aggregators';
 import { packInstances, unpackInstances } from '../aggregates/state-transfer';
 import type { EvalContext } from '../eval/context';
 
@@ -66,6 +67,10 @@ export class PartialAggregate {
     const n = batch.length;
     const keyCols = node.keys.map((k) => evaluate(k.expr, batch, ctx));
     keyCols.forEach((c, j) => this.keyKinds[j].add(c.kind));
+    if (this.countsOnly && keyCols.length === 1 && keyCols[0].kind === 'string') {
+      this.countByDictionary(keyCols[0], n);
+      return;
+    }
     const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
     else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind))
@@ -80,6 +85,32 @@ export class PartialAggregate {
       if (keyCols.length === 0 && aggregator.updateAll) aggregator.updateAll(n, args, predicate);
       else aggregator.update(groups, n, args, predicate);
     });
+  }
+
+  /** Every aggregate is a plain `count()`: counts can be kept per dictionary code. */
+  private get countsOnly(): boolean {
+    return this.node.aggs.every((a) => a.fn === 'count' && a.args.length === 0 && a.predicate === null);
+  }
+
+  /**
+   * `summarize count() by <string>`: rows are counted per dictionary code in one pass, and only the codes
+   * that occur are mapped to groups, instead of a group id per row and a count per group id.
+   */
+  private countByDictionary(key: StringColumn, n: number): void {
+    const perCode = new Float64Array(key.dict.length);
+    const codes = key.codes;
+    let nulls = 0;
+    for (let i = 0; i < n; i++) {
+      const code = codes[i];
+      if (code < 0) nulls++;
+      else perCode[code]++;
+    }
+    const addTo = (g: number, rows: number) => {
+      for (const aggregator of this.aggregators) (aggregator as CountAggregator).addToGroup(g, rows);
+    };
+    for (let code = 0; code < perCode.length; code++)
+      if (perCode[code] > 0) addTo(this.table.groupOfString(key.dict[code]), perCode[code]);
+    if (nulls > 0) addTo(this.table.groupOfString(null), nulls);
   }
 
   /** Folds in the state of the same summarize over other rows. */
@@ -193,6 +224,12 @@ class GroupTable {
     for (let g = 0; g < this.keys.length; g++) this.index.set(this.keys[g], g);
   }
 
+  /** The group of one string key value (null for a null key). */
+  groupOfString(v: string | null): number {
+    // The same key string as `assignByRow` gives, so a value groups together whatever path found it.
+    return this.groupFor(keyPart(v) + '\u0001', [v]);
+  }
+
   /** One string key: each dictionary code is mapped to its group once per batch. */
   assignByDictionary(c: StringColumn, groups: Int32Array, n: number): void {
     const perCode = new Int32Array(c.dict.length).fill(-1);
@@ -202,9 +239,7 @@ class GroupTable {
       const code = codes[i];
       let g = code < 0 ? nullGroup : perCode[code];
       if (g < 0) {
-        const v = code < 0 ? null : c.dict[code];
-        // The same key string as `assignByRow` gives, so a value groups together whatever path found it.
-        g = this.groupFor(keyPart(v) + '\u0001', [v]);
+        g = this.groupOfString(code < 0 ? null : c.dict[code]);
         if (code < 0) nullGroup = g;
         else perCode[code] = g;
       }
