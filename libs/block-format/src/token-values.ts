@@ -1,0 +1,183 @@
+import type { ByteReader, ByteWriter } from './bytes';
+import { bitWidth } from './bit-pack';
+import { intStats, readIntSeq, writeIntSeq } from './int-seq';
+import { decodeUtf8Values, readPlainBlob, writePlainValues } from './plain-values';
+
+/**
+ * Free text as tokens (docs/block-format.md, "strings", CLP-style): every value split on single spaces
+ * (U+0020) into tokens, a dictionary of the distinct tokens, the token count of each value and the token
+ * codes of all values in order. A value is its tokens joined by single spaces, so any string round-trips:
+ * "" is one empty token, a double space an empty token between two others.
+ *
+ *   varint T, then the T tokens as plain values, then counts: integer sequence of D values (each ≥ 1),
+ *   then codes: integer sequence of Σ counts values (each < T)
+ */
+export interface Tokenized {
+  tokens: string[];
+  /** Tokens per value. */
+  counts: Uint32Array;
+  /** Token codes of all values, in order. */
+  codes: Uint32Array;
+  total: number;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** Values tokenized before the first check that tokens repeat. */
+const CHECK_EVERY = 1024;
+
+/**
+ * Splits every value into tokens, or returns null as soon as the tokens clearly do not repeat (more than
+ * half of the tokens seen are distinct): then a token dictionary would be as large as the text.
+ */
+export function tokenize(values: readonly string[]): Tokenized | null {
+  const count = values.length;
+  const tokens: string[] = [];
+  const tokenHash: number[] = [];
+  let capacity = 256;
+  let slots: Int32Array = new Int32Array(capacity).fill(-1);
+  const counts = new Uint32Array(count);
+  let codes = new Uint32Array(Math.max(16, count * 4));
+  let total = 0;
+  for (let d = 0; d < count; d++) {
+    if (d % CHECK_EVERY === CHECK_EVERY - 1 && tokens.length * 2 > total) return null;
+    const s = values[d];
+    const length = s.length;
+    let start = 0;
+    let h = FNV_OFFSET;
+    let n = 0;
+    for (let p = 0; p <= length; p++) {
+      const c = p < length ? s.charCodeAt(p) : 32;
+      if (c !== 32) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        continue;
+      }
+      // The token s[start, p): find it by hash, then compare its chars.
+      const tokenLength = p - start;
+      let slot = h & (capacity - 1);
+      let code = -1;
+      for (;;) {
+        const k = slots[slot];
+        if (k === -1) break;
+        if (tokenHash[k] === h) {
+          const t = tokens[k];
+          if (t.length === tokenLength) {
+            let q = 0;
+            while (q < tokenLength && t.charCodeAt(q) === s.charCodeAt(start + q)) q++;
+            if (q === tokenLength) {
+              code = k;
+              break;
+            }
+          }
+        }
+        slot = (slot + 1) & (capacity - 1);
+      }
+      if (code === -1) {
+        code = tokens.length;
+        tokens.push(s.substring(start, p));
+        tokenHash.push(h);
+        slots[slot] = code;
+        if (tokens.length * 2 > capacity) {
+          capacity *= 2;
+          slots = rehash(tokenHash, capacity);
+        }
+      }
+      if (total === codes.length) {
+        const grown = new Uint32Array(codes.length * 2);
+        grown.set(codes);
+        codes = grown;
+      }
+      codes[total++] = code;
+      n++;
+      start = p + 1;
+      h = FNV_OFFSET;
+    }
+    counts[d] = n;
+  }
+  return { tokens, counts, codes, total };
+}
+
+function rehash(hashes: number[], capacity: number): Int32Array {
+  const slots = new Int32Array(capacity).fill(-1);
+  for (let k = 0; k < hashes.length; k++) {
+    let slot = hashes[k] & (capacity - 1);
+    while (slots[slot] !== -1) slot = (slot + 1) & (capacity - 1);
+    slots[slot] = k;
+  }
+  return slots;
+}
+
+/** Estimated payload bytes of the token layout (before compression), to compare with plain values. */
+export function tokenizedSize(t: Tokenized, valueCount: number): number {
+  let tokenBytes = 0;
+  for (const token of t.tokens) tokenBytes += token.length + 1;
+  let maxCount = 0;
+  for (let d = 0; d < valueCount; d++) if (t.counts[d] > maxCount) maxCount = t.counts[d];
+  const codeBits = t.total * bitWidth(t.tokens.length - 1);
+  return tokenBytes + Math.ceil((codeBits + valueCount * bitWidth(maxCount)) / 8);
+}
+
+export function writeTokenValues(out: ByteWriter, t: Tokenized, valueCount: number): void {
+  out.varint(t.tokens.length);
+  writePlainValues(out, t.tokens);
+  writeIntSeq(out, t.counts, valueCount, intStats(t.counts, valueCount));
+  writeIntSeq(out, t.codes, t.total, intStats(t.codes, t.total));
+}
+
+/** Bytes of decoded text built per batch: well below V8's longest string. */
+const TEXT_BATCH_BYTES = 1 << 26;
+
+export function readTokenValues(r: ByteReader, count: number): string[] {
+  const tokenCount = r.varint();
+  // Distinct tokens: at most one is empty, every other takes a byte.
+  r.check(tokenCount <= r.buf.length + 1, `claims ${tokenCount} tokens`);
+  // Token bytes are copied into values as they are: the values' text is validated when it is decoded.
+  const { lengths: tokenLengths, blob: tokenBlob } = readPlainBlob(r, tokenCount);
+  const tokenStart = new Float64Array(tokenCount);
+  for (let t = 1; t < tokenCount; t++) tokenStart[t] = tokenStart[t - 1] + tokenLengths[t - 1];
+  const counts = readIntSeq(r, count);
+  let total = 0;
+  for (let d = 0; d < count; d++) {
+    if (!(counts[d] >= 1)) r.fail(`has a value of ${counts[d]} tokens`);
+    total += counts[d];
+  }
+  r.check(total <= 2 ** 29, `claims ${total} tokens`);
+  const codes = readIntSeq(r, total);
+  for (let i = 0; i < total; i++) {
+    const code = codes[i];
+    if (!(code >= 0 && code < tokenCount)) r.fail(`has token code ${code} of ${tokenCount}`);
+  }
+
+  // Each value's UTF-8 bytes (tokens joined by 0x20), a batch at a time, then one decode per batch.
+  const out: string[] = new Array(count);
+  let d = 0;
+  let c = 0;
+  while (d < count) {
+    const first = d;
+    const firstCode = c;
+    let bytes = 0;
+    for (; d < count && (d === first || bytes < TEXT_BATCH_BYTES); d++) {
+      const end = c + counts[d];
+      bytes += counts[d] - 1;
+      for (; c < end; c++) bytes += tokenLengths[codes[c]];
+    }
+    const blob = new Uint8Array(bytes);
+    const lengths = new Float64Array(d - first);
+    let o = 0;
+    c = firstCode;
+    for (let v = first; v < d; v++) {
+      const start = o;
+      const end = c + counts[v];
+      for (; c < end; c++) {
+        const code = codes[c];
+        const tokenEnd = tokenStart[code] + tokenLengths[code];
+        for (let b = tokenStart[code]; b < tokenEnd; b++) blob[o++] = tokenBlob[b];
+        if (c + 1 < end) blob[o++] = 32;
+      }
+      lengths[v - first] = o - start;
+    }
+    const decoded = decodeUtf8Values(blob, lengths, d - first, r);
+    for (let v = first; v < d; v++) out[v] = decoded[v - first];
+  }
+  return out;
+}
