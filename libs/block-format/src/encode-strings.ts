@@ -1,7 +1,7 @@
 import type { StringColumn } from '@quarry/contracts';
 import { ByteWriter } from './bytes';
 import type { EncodedColumn } from './encoded-column';
-import { hexBytes, writeHexValues } from './hex-values';
+import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
 import { type IntSeqChoice, intStats, writeIntSeq } from './int-seq';
 import { writeNulls } from './null-section';
 import { writePlainValues } from './plain-values';
@@ -32,6 +32,8 @@ export interface EncodedStrings extends EncodedColumn {
   values: string[];
   /** Their tokens, when stored as tokens. */
   tokenized: Tokenized | null;
+  /** Their bytes, when stored as hex or uuid. */
+  hex: HexValues | null;
 }
 
 export interface StringChoice extends IntSeqChoice {
@@ -97,7 +99,8 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
     layout: `${valuesLayout}/${codesLayout}`,
     values,
     tokenized,
-    ...stringStats(values),
+    hex,
+    ...stringStats(values, hex),
   };
 }
 
@@ -121,13 +124,19 @@ function worthTokenizing(values: string[]): Tokenized | null {
   return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
 }
 
-function stringStats(values: string[]): { min?: string; max?: string } {
+function stringStats(values: string[], hex: HexValues | null): { min?: string; max?: string } {
   let min: string | undefined;
   let max: string | undefined;
-  for (let d = 0; d < values.length; d++) {
-    const s = values[d];
-    if (min === undefined || s < min) min = s;
-    if (max === undefined || s > max) max = s;
+  if (hex !== null && values.length > 0) {
+    const [lo, hi] = hexMinMax(hex, values.length);
+    min = values[lo];
+    max = values[hi];
+  } else {
+    for (let d = 0; d < values.length; d++) {
+      const s = values[d];
+      if (min === undefined || s < min) min = s;
+      if (max === undefined || s > max) max = s;
+    }
   }
   const stats: { min?: string; max?: string } = {};
   if (min !== undefined && min.length <= MAX_STRING_STAT) stats.min = min;

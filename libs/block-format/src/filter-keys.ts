@@ -1,3 +1,4 @@
+import type { HexValues } from './hex-values';
 import { FNV_OFFSET, FNV_PRIME, fmix32, type HashSet32, hashString, hashTrigram } from './split-bloom';
 
 /**
@@ -79,11 +80,44 @@ export function addTrigrams(text: string, keys: HashSet32): void {
   }
 }
 
-/** The hashes of the trigrams of any text (the reader's side); empty when shorter than 3 units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The hashes of the trigrams of any text (the reader's side); empty (no judgement) when shorter than 3
+ * units, or when the text has surrogates: a needle may cut a pair whose whole character lower-cases to
+ * another pair, so a case-sensitive match would not be a case-insensitive one unit by unit.
+ */
 export function trigramHashes(s: string): number[] {
+  if (SURROGATE.test(s)) return [];
   const text = foldNeedle(s);
   const out: number[] = [];
   for (let i = 0; i + 2 < text.length; i++)
     out.push(hashTrigram(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2)));
   return out;
+}
+
+const LOWER_HEX = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+
+/**
+ * The terms of hex or uuid values straight from their bytes, without touching the strings: a hex value
+ * is one term (its lower-case digits), a uuid five (the digit groups between its hyphens).
+ */
+export function addHexTerms(hex: HexValues, count: number, keys: HashSet32): void {
+  const { bytes, width } = hex;
+  const uuid = hex.kind === 'uuid';
+  let o = 0;
+  for (let d = 0; d < count; d++) {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < width; i++) {
+      // uuid groups end after bytes 4, 6, 8 and 10.
+      if (uuid && (i === 4 || i === 6 || i === 8 || i === 10)) {
+        keys.add(fmix32(h));
+        h = FNV_OFFSET;
+      }
+      const b = bytes[o++];
+      h = Math.imul(h ^ LOWER_HEX[b >> 4], FNV_PRIME);
+      h = Math.imul(h ^ LOWER_HEX[b & 15], FNV_PRIME);
+    }
+    keys.add(fmix32(h));
+  }
 }

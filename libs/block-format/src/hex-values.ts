@@ -9,6 +9,14 @@ import type { ByteReader, ByteWriter } from './bytes';
  */
 export type HexKind = 'hex' | 'uuid';
 
+/** Values as bytes: `width` bytes per value, from `hexBytes`. */
+export interface HexValues {
+  kind: HexKind;
+  upper: boolean;
+  bytes: Uint8Array;
+  width: number;
+}
+
 const LOWER = 0;
 const UPPER = 1;
 
@@ -67,10 +75,7 @@ function isUuidShape(s: string): boolean {
   return true;
 }
 
-export function writeHexValues(
-  out: ByteWriter,
-  hex: { kind: HexKind; upper: boolean; bytes: Uint8Array; width: number },
-): void {
+export function writeHexValues(out: ByteWriter, hex: HexValues): void {
   out.u8(hex.upper ? UPPER : LOWER);
   if (hex.kind === 'hex') out.varint(hex.width);
   out.bytes(hex.bytes);
@@ -109,4 +114,28 @@ export function readHexValues(r: ByteReader, count: number, kind: HexKind): stri
   const out: string[] = new Array(count);
   for (let d = 0; d < count; d++) out[d] = all.substring(d * chars, (d + 1) * chars);
   return out;
+}
+
+/**
+ * Indexes of the smallest and largest value, compared as bytes: the same order as their text, since
+ * '0'–'9' sort before 'A'–'F' and 'a'–'f' (and the hyphens of uuids are at fixed places).
+ */
+export function hexMinMax(hex: HexValues, count: number): [number, number] {
+  const { bytes, width } = hex;
+  let min = 0;
+  let max = 0;
+  for (let d = 1; d < count; d++) {
+    const o = d * width;
+    if (compareAt(bytes, o, min * width, width) < 0) min = d;
+    else if (compareAt(bytes, o, max * width, width) > 0) max = d;
+  }
+  return [min, max];
+}
+
+function compareAt(bytes: Uint8Array, a: number, b: number, width: number): number {
+  for (let i = 0; i < width; i++) {
+    const diff = bytes[a + i] - bytes[b + i];
+    if (diff !== 0) return diff;
+  }
+  return 0;
 }

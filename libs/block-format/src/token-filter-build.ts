@@ -1,6 +1,6 @@
 import { ByteWriter } from './bytes';
 import type { EncodedStrings } from './encode-strings';
-import { addTerms, addTrigrams, foldValue } from './filter-keys';
+import { addHexTerms, addTerms, addTrigrams, foldValue } from './filter-keys';
 import { BLOCK_BYTES, HashSet32, blocksFor, bloomInsert } from './split-bloom';
 import type { Tokenized } from './token-values';
 
@@ -26,15 +26,17 @@ const TRIGRAM_CHARS = 1 << 18;
 export function buildTokenFilter(strings: EncodedStrings, rows: number): Uint8Array {
   const terms = new HashSet32();
   let trigrams: HashSet32 | null = new HashSet32();
-  const layout = strings.layout ?? '';
   if (strings.tokenized !== null) {
     tokenKeys(strings.tokenized, strings.values.length, terms, trigrams);
+  } else if (strings.hex !== null) {
+    // Hex ids and uuids have nearly every trigram of their digits: a trigram filter would say "maybe".
+    trigrams = null;
+    addHexTerms(strings.hex, strings.values.length, terms);
   } else {
     const { values } = strings;
     let chars = 0;
     for (let d = 0; d < values.length; d++) chars += values[d].length;
-    // Hex ids and uuids have every trigram of their digits: a trigram filter would say "maybe" anyway.
-    if (chars > TRIGRAM_CHARS || layout.startsWith('hex') || layout.startsWith('uuid')) trigrams = null;
+    if (chars > TRIGRAM_CHARS) trigrams = null;
     for (let d = 0; d < values.length; d++) {
       const { text, ascii } = foldValue(values[d]);
       addTerms(text, ascii, terms);

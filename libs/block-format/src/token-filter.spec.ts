@@ -150,6 +150,35 @@ describe('token filter', () => {
     expect(message.mayContainTerm('zebra')).toBe(false);
   });
 
+  it('hex and uuid columns (terms taken from their bytes): every term of every value is found', () => {
+    const hex = (i: number) => ((i * 2654435761) >>> 0).toString(16).padStart(8, '0');
+    const columns = {
+      lower: Array.from({ length: 300 }, (_, i) => hex(i) + hex(i * 7)),
+      upper: Array.from({ length: 300 }, (_, i) => (i % 5 ? (hex(i) + hex(i + 1)).toUpperCase() : null)),
+      uuid: Array.from({ length: 300 }, (_, i) => {
+        const h = hex(i) + hex(i + 1) + hex(i + 2) + hex(i + 3);
+        return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`.toUpperCase();
+      }),
+    };
+    const batch: ColumnBatch = { length: 300, columns: new Map() };
+    for (const [name, values] of Object.entries(columns))
+      batch.columns.set(name, columnFromValues(values, 'string'));
+    const bytes = encodeBlock(batch);
+    const block = openBlock(bytes);
+    for (const [name, values] of Object.entries(columns)) {
+      expect(readFooter(bytes).columns.find((c) => c.name === name)!.layout).toMatch(/^(hex|uuid)\//);
+      const filter = block.tokenFilter(name)!;
+      for (const value of values) {
+        if (value === null) continue;
+        expect(filter.mayContainTerm(value)).toBe(true);
+        for (const term of termsOf(value))
+          expect([term, filter.mayContainTerm(term.toLowerCase())]).toEqual([term, true]);
+      }
+      expect(filter.mayContainTerm('0123abcd0123abcd')).toBe(false);
+      expect(filter.mayContainSubstring('abc')).toBe(true); // no trigram part
+    }
+  });
+
   it('answers true for needles it cannot judge: short substrings, no terms', () => {
     const filter = filterOf(['alpha beta', 'gamma']);
     expect(filter.mayContainSubstring('zz')).toBe(true);

@@ -22,7 +22,7 @@ export interface TokenFilter {
   /**
    * False when no value contains `needle` (case-insensitively). Prunes `contains`, `contains_cs`,
    * `startswith`, `endswith`, `==` and their `_cs` forms, `hasprefix`, `hassuffix`. A needle shorter than
-   * 3 UTF-16 units answers true.
+   * 3 UTF-16 units, or with characters outside the BMP, answers true.
    */
   mayContainSubstring(needle: string): boolean;
 }
