@@ -9,7 +9,7 @@ import {
   VALUES_UUID,
 } from './encode-strings';
 import { readHexValues } from './hex-values';
-import { readIntSeq } from './int-seq';
+import { readIndexSeq } from './int-seq';
 import { readPlainValues } from './plain-values';
 import { readTokenValues } from './token-values';
 
@@ -32,15 +32,10 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
     for (let i = 0; i < n; i++) codes[i] = nulls !== null && nulls[i] !== 0 ? -1 : next++;
     r.check(next === size, `has ${next} non-null rows for ${size} identity values`);
   } else if (codesMode === CODES_SEQUENCE) {
-    const seq = readIntSeq(r, n);
-    for (let i = 0; i < n; i++) {
-      if (nulls !== null && nulls[i] !== 0) codes[i] = -1;
-      else {
-        const c = seq[i];
-        if (!(c >= 0 && c < size)) r.fail(`row ${i} has code ${c} of ${size}`);
-        codes[i] = c;
-      }
-    }
+    // Null rows hold some valid code too (the writer repeats the previous one).
+    const seq = readIndexSeq(r, n, size);
+    if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] !== 0) seq[i] = -1;
+    return { kind: 'string', codes: seq, dict };
   } else r.fail(`has unknown codes mode ${codesMode}`);
   return { kind: 'string', codes, dict };
 }

@@ -120,7 +120,8 @@ function worthTokenizing(values: string[]): Tokenized | null {
     }
   }
   if (chars < count * MIN_TOKEN_AVG_CHARS || spaced * 2 < sampled) return null;
-  const tokenized = tokenize(values);
+  // Words of free text average ~5 chars and a space: a code array this large rarely has to grow.
+  const tokenized = tokenize(values, Math.ceil(chars / 5) + count);
   return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
 }
 

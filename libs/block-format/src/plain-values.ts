@@ -69,16 +69,28 @@ export function decodeUtf8Values(
   r: ByteReader,
 ): string[] {
   const out: string[] = new Array(count);
+  decodeUtf8Into(blob, lengths, count, out, 0, r);
+  return out;
+}
+
+/** `decodeUtf8Values` into `out[at..at+count)`. */
+export function decodeUtf8Into(
+  blob: Uint8Array,
+  lengths: ArrayLike<number>,
+  count: number,
+  out: string[],
+  at: number,
+  r: ByteReader,
+): void {
   let byte = 0;
   for (let first = 0; first < count;) {
     const start = byte;
     let end = first;
     while (end < count && (end === first || byte - start + lengths[end] <= TEXT_BATCH_CHARS))
       byte += lengths[end++];
-    decodeBatch(blob.subarray(start, byte), lengths, first, end, out, r);
+    decodeBatch(blob.subarray(start, byte), lengths, first, end, out, at, r);
     first = end;
   }
-  return out;
 }
 
 function decodeBatch(
@@ -87,6 +99,7 @@ function decodeBatch(
   first: number,
   end: number,
   out: string[],
+  at: number,
   r: ByteReader,
 ): void {
   const buffer = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
@@ -96,7 +109,7 @@ function decodeBatch(
     let o = 0;
     for (let d = first; d < end; d++) {
       const next = o + lengths[d];
-      out[d] = text.substring(o, next);
+      out[at + d] = text.substring(o, next);
       o = next;
     }
     return;
@@ -115,7 +128,7 @@ function decodeBatch(
       const b = blob[byte];
       if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
     }
-    out[d] = text.substring(char, char + units);
+    out[at + d] = text.substring(char, char + units);
     char += units;
   }
 }

@@ -1,7 +1,7 @@
 import type { ByteReader, ByteWriter } from './bytes';
 import { bitWidth } from './bit-pack';
-import { intStats, readIntSeq, writeIntSeq } from './int-seq';
-import { decodeUtf8Values, readPlainBlob, writePlainValues } from './plain-values';
+import { intStats, readIndexSeq, writeIntSeq } from './int-seq';
+import { decodeUtf8Into, readPlainBlob, writePlainValues } from './plain-values';
 
 /**
  * Free text as tokens (docs/block-format.md, "strings", CLP-style): every value split on single spaces
@@ -30,14 +30,14 @@ const CHECK_EVERY = 1024;
  * Splits every value into tokens, or returns null as soon as the tokens clearly do not repeat (more than
  * half of the tokens seen are distinct): then a token dictionary would be as large as the text.
  */
-export function tokenize(values: readonly string[]): Tokenized | null {
+export function tokenize(values: readonly string[], expectedTokens = values.length * 4): Tokenized | null {
   const count = values.length;
   const tokens: string[] = [];
   const tokenHash: number[] = [];
   let capacity = 256;
   let slots: Int32Array = new Int32Array(capacity).fill(-1);
   const counts = new Uint32Array(count);
-  let codes = new Uint32Array(Math.max(16, count * 4));
+  let codes = new Uint32Array(Math.max(16, expectedTokens));
   let total = 0;
   for (let d = 0; d < count; d++) {
     if (d % CHECK_EVERY === CHECK_EVERY - 1 && tokens.length * 2 > total) return null;
@@ -121,9 +121,12 @@ export function writeTokenValues(out: ByteWriter, t: Tokenized, valueCount: numb
   out.varint(t.tokens.length);
   writePlainValues(out, t.tokens);
   writeIntSeq(out, t.counts, valueCount, intStats(t.counts, valueCount));
-  writeIntSeq(out, t.codes, t.total, intStats(t.codes, t.total));
+  // Token codes are what zstd entropy-codes best in whole bytes (a 24-word vocabulary: ~4.4 bits, not 5).
+  writeIntSeq(out, t.codes, t.total, intStats(t.codes, t.total), { byteAligned: true });
 }
 
+/** More tokens than this could not be decoded into strings (V8's longest string is 2^29 − 24 chars). */
+const MAX_TOKENS = 2 ** 29;
 /** Bytes of decoded text built per batch: well below V8's longest string. */
 const TEXT_BATCH_BYTES = 1 << 26;
 
@@ -133,20 +136,17 @@ export function readTokenValues(r: ByteReader, count: number): string[] {
   r.check(tokenCount <= r.buf.length + 1, `claims ${tokenCount} tokens`);
   // Token bytes are copied into values as they are: the values' text is validated when it is decoded.
   const { lengths: tokenLengths, blob: tokenBlob } = readPlainBlob(r, tokenCount);
-  const tokenStart = new Float64Array(tokenCount);
-  for (let t = 1; t < tokenCount; t++) tokenStart[t] = tokenStart[t - 1] + tokenLengths[t - 1];
-  const counts = readIntSeq(r, count);
+  // Int32 offsets and codes keep the copy loops below on small-integer arithmetic.
+  const tokenStart = new Int32Array(tokenCount + 1);
+  for (let t = 0; t < tokenCount; t++) tokenStart[t + 1] = tokenStart[t] + tokenLengths[t];
+  const counts = readIndexSeq(r, count, MAX_TOKENS);
   let total = 0;
   for (let d = 0; d < count; d++) {
-    if (!(counts[d] >= 1)) r.fail(`has a value of ${counts[d]} tokens`);
-    total += counts[d];
+    const k = counts[d];
+    if (!(k >= 1 && total + k <= MAX_TOKENS)) r.fail(`has a value of ${k} tokens`);
+    total += k;
   }
-  r.check(total <= 2 ** 29, `claims ${total} tokens`);
-  const codes = readIntSeq(r, total);
-  for (let i = 0; i < total; i++) {
-    const code = codes[i];
-    if (!(code >= 0 && code < tokenCount)) r.fail(`has token code ${code} of ${tokenCount}`);
-  }
+  const codes = readIndexSeq(r, total, tokenCount);
 
   // Each value's UTF-8 bytes (tokens joined by 0x20), a batch at a time, then one decode per batch.
   const out: string[] = new Array(count);
@@ -159,10 +159,10 @@ export function readTokenValues(r: ByteReader, count: number): string[] {
     for (; d < count && (d === first || bytes < TEXT_BATCH_BYTES); d++) {
       const end = c + counts[d];
       bytes += counts[d] - 1;
-      for (; c < end; c++) bytes += tokenLengths[codes[c]];
+      for (; c < end; c++) bytes += tokenStart[codes[c] + 1] - tokenStart[codes[c]];
     }
     const blob = new Uint8Array(bytes);
-    const lengths = new Float64Array(d - first);
+    const lengths = new Int32Array(d - first);
     let o = 0;
     c = firstCode;
     for (let v = first; v < d; v++) {
@@ -170,14 +170,14 @@ export function readTokenValues(r: ByteReader, count: number): string[] {
       const end = c + counts[v];
       for (; c < end; c++) {
         const code = codes[c];
-        const tokenEnd = tokenStart[code] + tokenLengths[code];
+        const tokenEnd = tokenStart[code + 1];
         for (let b = tokenStart[code]; b < tokenEnd; b++) blob[o++] = tokenBlob[b];
-        if (c + 1 < end) blob[o++] = 32;
+        blob[o++] = 32;
       }
+      o--; // no space after the last token
       lengths[v - first] = o - start;
     }
-    const decoded = decodeUtf8Values(blob, lengths, d - first, r);
-    for (let v = first; v < d; v++) out[v] = decoded[v - first];
+    decodeUtf8Into(blob, lengths, d - first, out, first, r);
   }
   return out;
 }
