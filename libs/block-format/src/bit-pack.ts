@@ -18,41 +18,51 @@ export function packedLength(n: number, width: number): number {
 
 /** Packs `values[0..n)`, each below 2^width (width 0–32), onto `out`. */
 export function writePacked(out: ByteWriter, values: Uint32Array, n: number, width: number): void {
+  writePackedOffsets(out, values, 0, n, width, 0);
+}
+
+/**
+ * Packs `values[from + i] − base` for i in [0, n), each below 2^width (width 0–32), onto `out`: the
+ * offsets are computed on the fly, without an array of them.
+ */
+export function writePackedOffsets(
+  out: ByteWriter,
+  values: Float64Array | Uint32Array | Int32Array,
+  from: number,
+  n: number,
+  width: number,
+  base: number,
+): void {
   const length = packedLength(n, width);
   if (width === 0 || n === 0) return;
-  if (width === 32) {
-    out.bytes(new Uint8Array(values.buffer, values.byteOffset, n * 4));
-    return;
-  }
+  const target = out.reserve(length);
   if (width === 8) {
-    const bytes = new Uint8Array(n);
-    for (let i = 0; i < n; i++) bytes[i] = values[i];
-    out.bytes(bytes);
+    for (let i = 0; i < n; i++) target[i] = values[from + i] - base;
     return;
   }
-  if (width === 16) {
-    const halves = new Uint16Array(n);
-    for (let i = 0; i < n; i++) halves[i] = values[i];
-    out.bytes(new Uint8Array(halves.buffer, 0, n * 2));
-    return;
-  }
+  // Whole 32-bit words (one spare for the last partial word), copied to the unaligned target at the end.
   const words = new Uint32Array(Math.ceil(length / 4));
-  let word = 0;
-  let used = 0; // bits of `word` filled
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    word |= v << used;
-    used += width;
-    if (used >= 32) {
-      words[o++] = word;
-      used -= 32;
-      // The bits of v that did not fit (none when it ended exactly at the word boundary).
-      word = used === 0 ? 0 : v >>> (width - used);
+  if (width === 32 || width === 16) {
+    const lanes = width === 32 ? words : new Uint16Array(words.buffer, 0, n);
+    for (let i = 0; i < n; i++) lanes[i] = values[from + i] - base;
+  } else {
+    let word = 0;
+    let used = 0; // bits of `word` filled
+    let o = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[from + i] - base;
+      word |= v << used;
+      used += width;
+      if (used >= 32) {
+        words[o++] = word;
+        used -= 32;
+        // The bits of v that did not fit (none when it ended exactly at the word boundary).
+        word = used === 0 ? 0 : v >>> (width - used);
+      }
     }
+    if (used > 0) words[o] = word;
   }
-  if (used > 0) words[o] = word;
-  out.bytes(new Uint8Array(words.buffer, 0, length));
+  target.set(new Uint8Array(words.buffer, 0, length));
 }
 
 /** Reads `n` values of `width` bits (0–32) packed by `writePacked`. */

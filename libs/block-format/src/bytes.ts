@@ -41,6 +41,14 @@ export class ByteWriter {
     this.length += 8;
   }
 
+  /** The next `n` bytes of the buffer, to be filled by the caller (valid until the next write). */
+  reserve(n: number): Uint8Array {
+    this.ensure(n);
+    const view = this.buf.subarray(this.length, this.length + n);
+    this.length += n;
+    return view;
+  }
+
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
     this.buf.set(b, this.length);

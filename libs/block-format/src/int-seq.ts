@@ -1,4 +1,4 @@
-import { bitWidth, packedLength, readPacked, writePacked } from './bit-pack';
+import { bitWidth, packedLength, readPacked, writePacked, writePackedOffsets } from './bit-pack';
 import type { ByteReader, ByteWriter } from './bytes';
 
 /**
@@ -159,9 +159,7 @@ function writeFor(
   out.f64(base);
   out.u8(width);
   if (width <= 32) {
-    const offsets = new Uint32Array(n);
-    for (let i = 0; i < n; i++) offsets[i] = values[from + i] - base;
-    writePacked(out, offsets, n, width);
+    writePackedOffsets(out, values, from, n, width, base);
     return;
   }
   const lo = new Uint32Array(n);

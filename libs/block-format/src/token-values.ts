@@ -32,79 +32,90 @@ const CHECK_EVERY = 1024;
  */
 export function tokenize(values: readonly string[], expectedTokens = values.length * 4): Tokenized | null {
   const count = values.length;
-  const tokens: string[] = [];
-  const tokenHash: number[] = [];
-  let capacity = 256;
-  let slots: Int32Array = new Int32Array(capacity).fill(-1);
+  const table = new TokenTable();
   const counts = new Uint32Array(count);
   let codes = new Uint32Array(Math.max(16, expectedTokens));
   let total = 0;
   for (let d = 0; d < count; d++) {
-    if (d % CHECK_EVERY === CHECK_EVERY - 1 && tokens.length * 2 > total) return null;
+    if (d % CHECK_EVERY === CHECK_EVERY - 1 && table.tokens.length * 2 > total) return null;
     const s = values[d];
     const length = s.length;
+    // Room for every token of this value (at most length + 1).
+    if (total + length + 1 > codes.length) {
+      const grown = new Uint32Array(Math.max(codes.length * 2, total + length + 1));
+      grown.set(codes.subarray(0, total));
+      codes = grown;
+    }
+    const first = total;
     let start = 0;
     let h = FNV_OFFSET;
-    let n = 0;
-    for (let p = 0; p <= length; p++) {
-      const c = p < length ? s.charCodeAt(p) : 32;
-      if (c !== 32) {
-        h = Math.imul(h ^ c, FNV_PRIME);
-        continue;
+    for (let p = 0; p < length; p++) {
+      const c = s.charCodeAt(p);
+      if (c !== 32) h = Math.imul(h ^ c, FNV_PRIME);
+      else {
+        codes[total++] = table.code(s, start, p, h);
+        start = p + 1;
+        h = FNV_OFFSET;
       }
-      // The token s[start, p): find it by hash, then compare its chars.
-      const tokenLength = p - start;
-      let slot = h & (capacity - 1);
-      let code = -1;
-      for (;;) {
-        const k = slots[slot];
-        if (k === -1) break;
-        if (tokenHash[k] === h) {
-          const t = tokens[k];
-          if (t.length === tokenLength) {
-            let q = 0;
-            while (q < tokenLength && t.charCodeAt(q) === s.charCodeAt(start + q)) q++;
-            if (q === tokenLength) {
-              code = k;
-              break;
-            }
-          }
-        }
-        slot = (slot + 1) & (capacity - 1);
-      }
-      if (code === -1) {
-        code = tokens.length;
-        tokens.push(s.substring(start, p));
-        tokenHash.push(h);
-        slots[slot] = code;
-        if (tokens.length * 2 > capacity) {
-          capacity *= 2;
-          slots = rehash(tokenHash, capacity);
-        }
-      }
-      if (total === codes.length) {
-        const grown = new Uint32Array(codes.length * 2);
-        grown.set(codes);
-        codes = grown;
-      }
-      codes[total++] = code;
-      n++;
-      start = p + 1;
-      h = FNV_OFFSET;
     }
-    counts[d] = n;
+    codes[total++] = table.code(s, start, length, h);
+    counts[d] = total - first;
   }
-  return { tokens, counts, codes, total };
+  return { tokens: table.tokens, counts, codes, total };
 }
 
-function rehash(hashes: number[], capacity: number): Int32Array {
-  const slots = new Int32Array(capacity).fill(-1);
-  for (let k = 0; k < hashes.length; k++) {
-    let slot = hashes[k] & (capacity - 1);
-    while (slots[slot] !== -1) slot = (slot + 1) & (capacity - 1);
-    slots[slot] = k;
+/** Distinct tokens by FNV-1a hash (open addressing), each checked char by char on a hash match. */
+class TokenTable {
+  readonly tokens: string[] = [];
+  private hashes: Int32Array = new Int32Array(256);
+  private lengths: Int32Array = new Int32Array(256);
+  private slots: Int32Array = new Int32Array(512).fill(-1);
+
+  /** The code of the token s[start, end) whose hash is h, added when new. */
+  code(s: string, start: number, end: number, h: number): number {
+    const tokenLength = end - start;
+    const mask = this.slots.length - 1;
+    let slot = h & mask;
+    for (;;) {
+      const k = this.slots[slot];
+      if (k === -1) break;
+      if (this.hashes[k] === h && this.lengths[k] === tokenLength) {
+        const t = this.tokens[k];
+        let q = 0;
+        while (q < tokenLength && t.charCodeAt(q) === s.charCodeAt(start + q)) q++;
+        if (q === tokenLength) return k;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const code = this.tokens.length;
+    this.tokens.push(s.substring(start, end));
+    if (code === this.hashes.length) {
+      this.hashes = grow(this.hashes);
+      this.lengths = grow(this.lengths);
+    }
+    this.hashes[code] = h;
+    this.lengths[code] = tokenLength;
+    this.slots[slot] = code;
+    if ((code + 1) * 2 > this.slots.length) this.rehash();
+    return code;
   }
-  return slots;
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let k = 0; k < this.tokens.length; k++) {
+      let slot = this.hashes[k] & mask;
+      while (slots[slot] !== -1) slot = (slot + 1) & mask;
+      slots[slot] = k;
+    }
+    this.slots = slots;
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const out = new Int32Array(a.length * 2);
+  out.set(a);
+  return out;
 }
 
 /** Estimated payload bytes of the token layout (before compression), to compare with plain values. */
@@ -122,7 +133,11 @@ export function writeTokenValues(out: ByteWriter, t: Tokenized, valueCount: numb
   writePlainValues(out, t.tokens);
   writeIntSeq(out, t.counts, valueCount, intStats(t.counts, valueCount));
   // Token codes are what zstd entropy-codes best in whole bytes (a 24-word vocabulary: ~4.4 bits, not 5).
-  writeIntSeq(out, t.codes, t.total, intStats(t.codes, t.total), { byteAligned: true });
+  // Their statistics are known without a pass: codes 0 to T − 1 all occur, and they neither run nor
+  // climb, so `for` is the layout.
+  const last = t.tokens.length - 1;
+  const stats = { min: 0, max: last, runs: t.total, maxRun: 1, dmin: -last, dmax: last };
+  writeIntSeq(out, t.codes, t.total, stats, { byteAligned: true });
 }
 
 /** More tokens than this could not be decoded into strings (V8's longest string is 2^29 − 24 chars). */
