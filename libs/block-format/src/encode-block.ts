@@ -20,13 +20,13 @@ export interface EncodeOptions {
   preset?: 'compact' | 'fast';
   /** Chunk compression: `zstd` (compact) or `none` (fast). */
   compression?: 'zstd' | 'none';
-  /** zstd level (1–19; default 3, see docs/adr/0004). */
+  /** zstd level (1–19; default 1: after bit packing higher levels find nothing more, docs/adr/0004). */
   zstdLevel?: number;
   /** Token filters of string columns for `has`/`contains` pruning (compact: on). */
   tokenFilters?: boolean;
 }
 
-export const DEFAULT_ZSTD_LEVEL = 3;
+export const DEFAULT_ZSTD_LEVEL = 1;
 
 /** Chunks shorter than this are stored raw: compression cannot win enough on them to pay its header. */
 const MIN_COMPRESS_BYTES = 64;

@@ -140,7 +140,7 @@ function expected(col: Column, n: number): unknown[] {
   return rows;
 }
 
-const PRESETS: EncodeOptions[] = [{}, { preset: 'fast' }, { compression: 'none' }, { zstdLevel: 1 }];
+const PRESETS: EncodeOptions[] = [{}, { preset: 'fast' }, { compression: 'none' }, { zstdLevel: 9 }];
 
 describe('round trip of random columns (property)', () => {
   it('every kind, every preset: decoded rows equal the input rows', () => {
