@@ -54,8 +54,8 @@ export function readPlainBlob(r: ByteReader, count: number): { lengths: Float64A
   return { lengths, blob: r.bytes(total) };
 }
 
-/** Text joined or decoded in one piece, well below V8's longest string (2^29 − 24 chars). */
-const TEXT_BATCH_CHARS = 1 << 24;
+/** Text joined or decoded in one piece (chars or bytes), well below V8's longest string (2^29 − 24 chars). */
+export const TEXT_BATCH_CHARS = 1 << 24;
 
 /**
  * Splits `blob`, the UTF-8 bytes of `count` strings back to back with the given byte lengths, into

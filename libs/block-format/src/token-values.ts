@@ -1,7 +1,7 @@
 import type { ByteReader, ByteWriter } from './bytes';
 import { bitWidth } from './bit-pack';
 import { intStats, readIndexSeq, writeIntSeq } from './int-seq';
-import { decodeUtf8Into, readPlainBlob, writePlainValues } from './plain-values';
+import { decodeUtf8Into, readPlainBlob, TEXT_BATCH_CHARS, writePlainValues } from './plain-values';
 
 /**
  * Free text as tokens (docs/block-format.md, "strings", CLP-style): every value split on single spaces
@@ -21,7 +21,8 @@ export interface Tokenized {
   total: number;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
+/** As an int32 (`| 0`), like every hash Math.imul returns: the table stores and compares int32s. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** Values tokenized before the first check that tokens repeat. */
 const CHECK_EVERY = 1024;
@@ -142,8 +143,6 @@ export function writeTokenValues(out: ByteWriter, t: Tokenized, valueCount: numb
 
 /** More tokens than this could not be decoded into strings (V8's longest string is 2^29 − 24 chars). */
 const MAX_TOKENS = 2 ** 29;
-/** Bytes of decoded text built per batch: well below V8's longest string. */
-const TEXT_BATCH_BYTES = 1 << 26;
 
 export function readTokenValues(r: ByteReader, count: number): string[] {
   const tokenCount = r.varint();
@@ -171,7 +170,7 @@ export function readTokenValues(r: ByteReader, count: number): string[] {
     const first = d;
     const firstCode = c;
     let bytes = 0;
-    for (; d < count && (d === first || bytes < TEXT_BATCH_BYTES); d++) {
+    for (; d < count && (d === first || bytes < TEXT_BATCH_CHARS); d++) {
       const end = c + counts[d];
       bytes += counts[d] - 1;
       for (; c < end; c++) bytes += tokenStart[codes[c] + 1] - tokenStart[codes[c]];
