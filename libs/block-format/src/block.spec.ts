@@ -53,23 +53,29 @@ function sampleBatch(): ColumnBatch {
   );
 }
 
-describe('block format v1', () => {
+describe('block format v2', () => {
   it('round-trips every kind with nulls, empty strings, unicode and mixed values', () => {
     const batch = sampleBatch();
     const bytes = encodeBlock(batch);
-    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('QBLK\x01');
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('QBLK\x02');
     expect(Buffer.from(bytes.subarray(bytes.length - 4)).toString()).toBe('QBLK');
     expectSameBatch(decodeBlock(bytes), batch);
   });
 
   it('writes footer stats: row count, time range, null counts, min/max, encodings', () => {
     const footer = readFooter(encodeBlock(sampleBatch()));
-    expect(footer.version).toBe(1);
+    expect(footer.version).toBe(2);
     expect(footer.rowCount).toBe(4);
     expect(footer.minTime).toBe(T0 - 1000.5);
     expect(footer.maxTime).toBe(T0 + 5);
     const col = (name: string) => footer.columns.find((c) => c.name === name)!;
-    expect(col('_time')).toMatchObject({ kind: 'datetime', encoding: 'delta-varint-us', nullCount: 1 });
+    expect(col('_time')).toMatchObject({
+      kind: 'datetime',
+      encoding: 'ints',
+      layout: 'for/e3',
+      nullCount: 1,
+    });
+    // 2^53 − (−2) does not fit 53 bits: plain float64.
     expect(col('n')).toMatchObject({
       kind: 'long',
       encoding: 'plain-f64',
@@ -77,16 +83,21 @@ describe('block format v1', () => {
       min: -2,
       max: 2 ** 53,
     });
+    expect(col('span')).toMatchObject({ encoding: 'ints', layout: 'for/e1', min: -3, max: 1.5 });
+    expect(col('r')).toMatchObject({ encoding: 'plain-f64', min: 0, max: 1e308 });
     expect(col('s')).toMatchObject({
       kind: 'string',
-      encoding: 'dict',
+      encoding: 'strings',
+      layout: 'plain/identity',
       nullCount: 1,
       dictSize: 3,
       min: '',
       max: 'héllo 🌍',
     });
-    expect(col('b')).toMatchObject({ encoding: 'bitmap', nullCount: 1 });
+    expect(col('b')).toMatchObject({ encoding: 'ints', layout: 'for', nullCount: 1 });
     expect(col('d')).toMatchObject({ kind: 'dynamic', encoding: 'json', nullCount: 1 });
+    expect(col('allNull')).toMatchObject({ kind: 'string', nullCount: 4, dictSize: 0 });
+    expect(col('s').filterLength).toBeGreaterThan(0);
   });
 
   it('decodes only the requested columns; unknown names are absent', () => {
@@ -125,7 +136,7 @@ describe('block format v1', () => {
     expect(footer.columns[0].dictSize).toBe(1);
   });
 
-  it('falls back to plain float64 for datetimes that are not whole microseconds', () => {
+  it('falls back to plain float64 when the scaled integers would pass 2^53 (sub-µs datetimes)', () => {
     const batch = batchOf({ _time: columnFromValues([T0 + 0.0005, T0], 'datetime') }, 2);
     const bytes = encodeBlock(batch);
     expect(readFooter(bytes).columns[0].encoding).toBe('plain-f64');
@@ -254,7 +265,7 @@ describe('block corruption', () => {
     const copy = bytes.slice();
     copy[4] = 9;
     expect(corruptError(() => decodeBlock(copy)).message).toMatch(
-      /unsupported block version 9; this reader knows 1/,
+      /unsupported block version 9; this reader knows 1, 2/,
     );
   });
 

@@ -35,6 +35,20 @@ export class ByteWriter {
     this.length += 4;
   }
 
+  f64(v: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.length, v, true);
+    this.length += 8;
+  }
+
+  /** The next `n` bytes of the buffer, to be filled by the caller (valid until the next write). */
+  reserve(n: number): Uint8Array {
+    this.ensure(n);
+    const view = this.buf.subarray(this.length, this.length + n);
+    this.length += n;
+    return view;
+  }
+
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
     this.buf.set(b, this.length);
@@ -118,6 +132,22 @@ export class ByteReader {
     const v = this.view.getUint32(this.pos, true);
     this.pos += 4;
     return v;
+  }
+
+  f64(): number {
+    this.need(8);
+    const v = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  /** Throws `block_corrupt` with this reader's context when `ok` is false. */
+  check(ok: boolean, problem: string): void {
+    if (!ok) this.fail(problem);
+  }
+
+  fail(problem: string): never {
+    throw internal(`corrupt block: ${this.what} ${problem}`, { code: 'block_corrupt' });
   }
 
   bytes(n: number): Uint8Array {

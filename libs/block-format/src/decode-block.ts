@@ -1,9 +1,11 @@
-import { crc32, inflateRawSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { QuarryError, internal } from '@quarry/common';
 import type { Column, ColumnBatch } from '@quarry/contracts';
+import { decompress } from './compression';
 import { decodeColumn } from './decode-column';
 import { type BlockFooter, type ColumnMeta, HEADER_BYTES, MAGIC, SUPPORTED_VERSIONS } from './format';
 import { readFooter } from './footer';
+import { NO_TOKEN_FILTER, readTokenFilter, type TokenFilter, tokenFilterRange } from './token-filter';
 
 /**
  * Decodes a whole block held in memory. With `columns`, only those are decoded; names the block does not
@@ -34,6 +36,11 @@ export interface OpenedBlock {
   readonly footer: BlockFooter;
   /** Decodes one column (`undefined` when the block has no such column). */
   column(name: string): Column | undefined;
+  /**
+   * The token filter of a string column: `null` when the block has no such column (null in every row),
+   * `NO_TOKEN_FILTER` (always "maybe") when the column has no filter (v1 blocks, other kinds).
+   */
+  tokenFilter(name: string): TokenFilter | null;
 }
 
 /**
@@ -59,6 +66,18 @@ export function openBlock(bytes: Uint8Array): OpenedBlock {
         }
         return decodeChunk(bytes.subarray(meta.offset, meta.offset + meta.length), meta, footer.rowCount);
       });
+    },
+    tokenFilter(name) {
+      const meta = byName.get(name);
+      if (meta === undefined) return null;
+      const range = tokenFilterRange(meta);
+      if (range === null) return NO_TOKEN_FILTER;
+      if (range.offset < 0 || range.offset + range.length > bytes.length) {
+        throw internal(`corrupt block: token filter of column "${name}" lies outside the file`, {
+          code: 'block_corrupt',
+        });
+      }
+      return readTokenFilter(bytes.subarray(range.offset, range.offset + range.length), meta);
     },
   };
 }
@@ -109,20 +128,7 @@ function decodeChunk(stored: Uint8Array, meta: ColumnMeta, rows: number): Column
       code: 'block_corrupt',
     });
   }
-  let payload = stored;
-  if (meta.compression === 'deflate') {
-    try {
-      payload = inflateRawSync(stored, { maxOutputLength: Math.max(1, meta.rawLength) });
-    } catch {
-      throw internal(`corrupt block: chunk of column "${meta.name}" does not inflate`, {
-        code: 'block_corrupt',
-      });
-    }
-  } else if (meta.compression !== 'none') {
-    throw internal(`corrupt block: column "${meta.name}" has unknown compression "${meta.compression}"`, {
-      code: 'block_corrupt',
-    });
-  }
+  const payload = decompress(stored, meta.compression, meta.rawLength, meta.name);
   return decodeColumn(payload, meta.encoding, meta.kind, rows, meta.name);
 }
 

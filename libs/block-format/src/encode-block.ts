@@ -1,24 +1,45 @@
-import { deflateRawSync, crc32 } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { internal } from '@quarry/common';
 import { type ColumnBatch, TIME_FIELD } from '@quarry/contracts';
 import { ByteWriter } from './bytes';
+import { zstdCompress } from './compression';
 import { encodeColumn } from './encode-column';
+import type { EncodedStrings } from './encode-strings';
 import { BLOCK_FORMAT_VERSION, type BlockFooter, type ColumnMeta, HEADER_BYTES, MAGIC } from './format';
+import { buildTokenFilter } from './token-filter-build';
 
+/**
+ * How to encode. Two presets:
+ * - `compact` (the default, for blocks): the smallest layout per chunk (delta/rle sequences, hex/uuid and
+ *   token strings), zstd, a token filter per string column.
+ * - `fast` (the ingest log): plain dictionaries and frame-of-reference integers, no compression, no
+ *   filters: about as cheap to write as raw columns, still a fraction of the JSON.
+ * The other options override the preset's choice.
+ */
 export interface EncodeOptions {
-  /** deflate level for chunks (1–9); 0 stores every chunk uncompressed. Level 3 is near level 6's ratio at twice the speed. */
-  deflateLevel?: number;
+  preset?: 'compact' | 'fast';
+  /** Chunk compression: `zstd` (compact) or `none` (fast). */
+  compression?: 'zstd' | 'none';
+  /** zstd level (1–19; default 1: after bit packing higher levels find nothing more, docs/adr/0004). */
+  zstdLevel?: number;
+  /** Token filters of string columns for `has`/`contains` pruning (compact: on). */
+  tokenFilters?: boolean;
 }
 
-/** Chunks shorter than this are stored raw: deflate cannot win enough on them to pay its header. */
+export const DEFAULT_ZSTD_LEVEL = 1;
+
+/** Chunks shorter than this are stored raw: compression cannot win enough on them to pay its header. */
 const MIN_COMPRESS_BYTES = 64;
 
 /**
- * Encodes the rows of one dataset as a version-1 block (layout in format.ts and docs/block-format.md).
+ * Encodes the rows of one dataset as a version-2 block (layout in format.ts and docs/block-format.md).
  * Columns are written in name order so the same batch always gives the same bytes.
  */
 export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Uint8Array {
-  const level = options.deflateLevel ?? 3;
+  const compact = (options.preset ?? 'compact') === 'compact';
+  const compression = options.compression ?? (compact ? 'zstd' : 'none');
+  const level = options.zstdLevel ?? DEFAULT_ZSTD_LEVEL;
+  const filters = options.tokenFilters ?? compact;
   const n = batch.length;
   const out = new ByteWriter(HEADER_BYTES + 1024);
   out.bytes(MAGIC);
@@ -29,14 +50,14 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
   const columns: ColumnMeta[] = [];
   for (const name of names) {
     const column = batch.columns.get(name)!;
-    const encoded = encodeColumn(column, n);
+    const encoded = encodeColumn(column, n, { search: compact });
     let stored = encoded.payload;
-    let compression: ColumnMeta['compression'] = 'none';
-    if (level > 0 && stored.length >= MIN_COMPRESS_BYTES) {
-      const deflated = deflateRawSync(stored, { level });
-      if (deflated.length < stored.length) {
-        stored = deflated;
-        compression = 'deflate';
+    let storedCompression: ColumnMeta['compression'] = 'none';
+    if (compression === 'zstd' && stored.length >= MIN_COMPRESS_BYTES) {
+      const compressed = zstdCompress(stored, level);
+      if (compressed.length < stored.length) {
+        stored = compressed;
+        storedCompression = 'zstd';
       }
     }
     const meta: ColumnMeta = {
@@ -46,15 +67,23 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
       length: stored.length,
       rawLength: encoded.payload.length,
       encoding: encoded.encoding,
-      compression,
+      compression: storedCompression,
       crc32: crc32(stored),
       nullCount: encoded.nullCount,
     };
     if (encoded.min !== undefined) meta.min = encoded.min;
     if (encoded.max !== undefined) meta.max = encoded.max;
     if (encoded.dictSize !== undefined) meta.dictSize = encoded.dictSize;
-    columns.push(meta);
+    if (encoded.layout !== undefined) meta.layout = encoded.layout;
     out.bytes(stored);
+    if (filters && column.kind === 'string') {
+      const filter = buildTokenFilter(encoded as EncodedStrings, n);
+      meta.filterOffset = out.length;
+      meta.filterLength = filter.length;
+      meta.filterCrc32 = crc32(filter);
+      out.bytes(filter);
+    }
+    columns.push(meta);
   }
 
   const time = columns.find((c) => c.name === TIME_FIELD && c.kind === 'datetime');

@@ -9,6 +9,13 @@ export {
   type ChunkEncoding,
   type ChunkCompression,
 } from './format';
-export { encodeBlock, type EncodeOptions } from './encode-block';
+export { encodeBlock, DEFAULT_ZSTD_LEVEL, type EncodeOptions } from './encode-block';
 export { readFooter, footerFetchLength } from './footer';
 export { decodeBlock, decodeColumns, openBlock, type OpenedBlock } from './decode-block';
+export {
+  readTokenFilter,
+  fetchTokenFilter,
+  tokenFilterRange,
+  NO_TOKEN_FILTER,
+  type TokenFilter,
+} from './token-filter';

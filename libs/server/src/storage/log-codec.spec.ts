@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { QuarryError } from '@quarry/common';
-import { batchFromEvents, type FieldValue, type NormalizedEvent } from '@quarry/contracts';
+import { batchFromEvents, type FieldValue, type NormalizedEvent, valueAt } from '@quarry/contracts';
 import { decodeLogRecord, encodeLogRecord, encodeLogRecordV1 } from './log-codec';
 
 /*
@@ -72,5 +74,30 @@ describe('ingest log record codec', () => {
     ]) {
       expect(() => decodeLogRecord(payload)).toThrow(QuarryError);
     }
+  });
+
+  it('decodes a v2 record written before block format v2 (its body is a version-1 block)', () => {
+    const dir = join(__dirname, 'fixtures');
+    const payload = new Uint8Array(readFileSync(join(dir, 'log-record-v2-block-v1.bin')));
+    const expected = JSON.parse(readFileSync(join(dir, 'log-record-v2-block-v1.expected.json'), 'utf8')) as {
+      datasetId: string;
+      sysTime: number;
+      rowCount: number;
+      columns: Record<string, { kind: string; values: unknown[] }>;
+    };
+    const decoded = decodeLogRecord(payload);
+    expect([decoded.datasetId, decoded.sysTime, decoded.batch.length]).toEqual([
+      expected.datasetId,
+      expected.sysTime,
+      expected.rowCount,
+    ]);
+    const actual: Record<string, { kind: string; values: unknown[] }> = {};
+    for (const [name, column] of decoded.batch.columns) {
+      actual[name] = {
+        kind: column.kind,
+        values: Array.from({ length: decoded.batch.length }, (_, i) => valueAt(column, i)),
+      };
+    }
+    expect(actual).toEqual(expected.columns);
   });
 });

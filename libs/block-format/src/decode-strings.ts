@@ -1,0 +1,41 @@
+import type { Column } from '@quarry/contracts';
+import type { ByteReader } from './bytes';
+import {
+  CODES_IDENTITY,
+  CODES_SEQUENCE,
+  VALUES_HEX,
+  VALUES_PLAIN,
+  VALUES_TOKENS,
+  VALUES_UUID,
+} from './encode-strings';
+import { readHexValues } from './hex-values';
+import { readIndexSeq } from './int-seq';
+import { readPlainValues } from './plain-values';
+import { readTokenValues } from './token-values';
+
+/** `strings` chunk after its null section (layout in encode-strings.ts and docs/block-format.md). */
+export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null): Column {
+  const valuesMode = r.u8();
+  const size = r.varint();
+  // Every value but one takes at least a byte or a token code; identity codes need one row per value.
+  r.check(size <= r.buf.length + n, `claims ${size} dictionary values`);
+  let dict: string[];
+  if (valuesMode === VALUES_PLAIN) dict = readPlainValues(r, size);
+  else if (valuesMode === VALUES_HEX) dict = readHexValues(r, size, 'hex');
+  else if (valuesMode === VALUES_UUID) dict = readHexValues(r, size, 'uuid');
+  else if (valuesMode === VALUES_TOKENS) dict = readTokenValues(r, size);
+  else r.fail(`has unknown values mode ${valuesMode}`);
+  const codesMode = r.u8();
+  const codes = new Int32Array(n);
+  if (codesMode === CODES_IDENTITY) {
+    let next = 0;
+    for (let i = 0; i < n; i++) codes[i] = nulls !== null && nulls[i] !== 0 ? -1 : next++;
+    r.check(next === size, `has ${next} non-null rows for ${size} identity values`);
+  } else if (codesMode === CODES_SEQUENCE) {
+    // Null rows hold some valid code too (the writer repeats the previous one).
+    const seq = readIndexSeq(r, n, size);
+    if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] !== 0) seq[i] = -1;
+    return { kind: 'string', codes: seq, dict };
+  } else r.fail(`has unknown codes mode ${codesMode}`);
+  return { kind: 'string', codes, dict };
+}

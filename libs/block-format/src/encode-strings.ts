@@ -1,0 +1,146 @@
+import type { StringColumn } from '@quarry/contracts';
+import { ByteWriter } from './bytes';
+import type { EncodedColumn } from './encoded-column';
+import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
+import { type IntSeqChoice, intStats, writeIntSeq } from './int-seq';
+import { writeNulls } from './null-section';
+import { writePlainValues } from './plain-values';
+import { type Tokenized, tokenize, tokenizedSize, writeTokenValues } from './token-values';
+
+/**
+ * `strings` chunk (docs/block-format.md): null section, u8 values mode, varint D, the D distinct values
+ * (plain, hex, uuid or tokens), u8 codes mode, then the codes (identity: the j-th non-null row has value
+ * j; sequence: an integer sequence of n codes, null rows holding any valid code).
+ */
+export const VALUES_PLAIN = 0;
+export const VALUES_HEX = 1;
+export const VALUES_UUID = 2;
+export const VALUES_TOKENS = 3;
+export const CODES_IDENTITY = 0;
+export const CODES_SEQUENCE = 1;
+
+/** Longest string kept as a min/max statistic; a longer one would bloat the footer. */
+const MAX_STRING_STAT = 64;
+/** Token layout only for dictionaries this large, of values this long on average (free text). */
+const MIN_TOKEN_DICT = 16;
+const MIN_TOKEN_AVG_CHARS = 12;
+/** ...and only when it is at most this fraction of the plain values (zstd shrinks plain text too). */
+const TOKEN_GAIN = 0.5;
+
+export interface EncodedStrings extends EncodedColumn {
+  /** The distinct non-null values, in code order (for the token filter). */
+  values: string[];
+  /** Their tokens, when stored as tokens. */
+  tokenized: Tokenized | null;
+  /** Their bytes, when stored as hex or uuid. */
+  hex: HexValues | null;
+}
+
+export interface StringChoice extends IntSeqChoice {
+  /** Try hex, uuid and token values (compact blocks); off: plain values only (the ingest log). */
+  search?: boolean;
+}
+
+export function encodeStrings(column: StringColumn, n: number, choice: StringChoice): EncodedStrings {
+  const { codes, dict } = column;
+  // Keep only the dictionary entries in use (a selected batch may share a larger dictionary), in order
+  // of first use; null rows repeat the previous code so they do not break runs.
+  const remap = new Int32Array(dict.length).fill(-1);
+  const values: string[] = [];
+  const seq = new Uint32Array(n);
+  let nulls: Uint8Array | null = null;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const c = codes[i];
+    if (c < 0) {
+      (nulls ??= new Uint8Array(n))[i] = 1;
+      seq[i] = prev;
+      continue;
+    }
+    let m = remap[c];
+    if (m === -1) {
+      m = remap[c] = values.length;
+      values.push(dict[c]);
+    }
+    seq[i] = prev = m;
+  }
+  const w = new ByteWriter(64 + n);
+  const nullCount = writeNulls(w, nulls, n);
+
+  let valuesLayout = 'plain';
+  let tokenized: Tokenized | null = null;
+  const hex = choice.search ? hexBytes(values) : null;
+  if (hex !== null) {
+    valuesLayout = hex.kind;
+    w.u8(hex.kind === 'uuid' ? VALUES_UUID : VALUES_HEX);
+    w.varint(values.length);
+    writeHexValues(w, hex);
+  } else {
+    tokenized = choice.search ? worthTokenizing(values) : null;
+    w.u8(tokenized !== null ? VALUES_TOKENS : VALUES_PLAIN);
+    w.varint(values.length);
+    if (tokenized !== null) {
+      valuesLayout = 'tokens';
+      writeTokenValues(w, tokenized, values.length);
+    } else writePlainValues(w, values);
+  }
+
+  let codesLayout = 'identity';
+  if (values.length === n - nullCount) w.u8(CODES_IDENTITY);
+  else {
+    w.u8(CODES_SEQUENCE);
+    codesLayout = writeIntSeq(w, seq, n, intStats(seq, n), choice);
+  }
+  return {
+    encoding: 'strings',
+    payload: w.finish(),
+    nullCount,
+    dictSize: values.length,
+    layout: `${valuesLayout}/${codesLayout}`,
+    values,
+    tokenized,
+    hex,
+    ...stringStats(values, hex),
+  };
+}
+
+/** Tokens of the values when free text makes the token layout clearly smaller than plain values. */
+function worthTokenizing(values: string[]): Tokenized | null {
+  const count = values.length;
+  if (count < MIN_TOKEN_DICT) return null;
+  let chars = 0;
+  let sampled = 0;
+  let spaced = 0;
+  for (let d = 0; d < count; d++) {
+    chars += values[d].length;
+    // A sample is enough to see whether values have spaces (a value without one is a single token).
+    if (d % 16 === 0) {
+      sampled++;
+      if (values[d].indexOf(' ') >= 0) spaced++;
+    }
+  }
+  if (chars < count * MIN_TOKEN_AVG_CHARS || spaced * 2 < sampled) return null;
+  // Words of free text average ~5 chars and a space: a code array this large rarely has to grow.
+  const tokenized = tokenize(values, Math.ceil(chars / 5) + count);
+  return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
+}
+
+function stringStats(values: string[], hex: HexValues | null): { min?: string; max?: string } {
+  let min: string | undefined;
+  let max: string | undefined;
+  if (hex !== null && values.length > 0) {
+    const [lo, hi] = hexMinMax(hex, values.length);
+    min = values[lo];
+    max = values[hi];
+  } else {
+    for (let d = 0; d < values.length; d++) {
+      const s = values[d];
+      if (min === undefined || s < min) min = s;
+      if (max === undefined || s > max) max = s;
+    }
+  }
+  const stats: { min?: string; max?: string } = {};
+  if (min !== undefined && min.length <= MAX_STRING_STAT) stats.min = min;
+  if (max !== undefined && max.length <= MAX_STRING_STAT) stats.max = max;
+  return stats;
+}
