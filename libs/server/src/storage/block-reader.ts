@@ -1,4 +1,13 @@
-import { openBlock, readFooter, type BlockFooter, type OpenedBlock } from '@quarry/block-format';
+import {
+  openBlock,
+  readFooter,
+  readTokenFilter,
+  tokenFilterRange,
+  type BlockFooter,
+  type ColumnMeta,
+  type OpenedBlock,
+  type TokenFilter,
+} from '@quarry/block-format';
 import type { BlockSummary, Column, ColumnSummary } from '@quarry/contracts';
 import type { ObjectStore } from '@quarry/objstore';
 import { ByteLru } from '@quarry/common';
@@ -36,6 +45,7 @@ export class BlockReader {
   private readonly columns: ByteLru<CachedColumn>;
   private readonly files: ByteLru<Uint8Array>;
   private readonly footers = new ByteLru<CachedFooter>(16 * 1024 * 1024);
+  private readonly filters = new ByteLru<{ filter: TokenFilter; byteLength: number }>(64 * 1024 * 1024);
 
   constructor(
     private readonly objects: ObjectStore,
@@ -90,9 +100,15 @@ export class BlockReader {
    * The block's statistics for pruning (`BlockPruning`): per-column kind, null count and min/max from the
    * footer, and the token filters of `filterColumns` when the block has them. Decodes no column.
    */
-  async summary(objectKey: string, _filterColumns: readonly string[]): Promise<BlockSummary> {
+  async summary(objectKey: string, filterColumns: readonly string[]): Promise<BlockSummary> {
     const footer = await this.footer(objectKey);
     const metas = new Map(footer.columns.map((c) => [c.name, c]));
+    const filters = new Map<string, TokenFilter>();
+    for (const name of filterColumns) {
+      const meta = metas.get(name);
+      if (meta !== undefined && tokenFilterRange(meta) !== null)
+        filters.set(name, await this.tokenFilter(objectKey, meta));
+    }
     const summaries = new Map<string, ColumnSummary>();
     return {
       rowCount: footer.rowCount,
@@ -101,12 +117,30 @@ export class BlockReader {
         if (summary === undefined) {
           const meta = metas.get(name);
           if (meta === undefined) return undefined;
-          summary = { kind: meta.kind, nullCount: meta.nullCount, min: meta.min, max: meta.max };
+          summary = {
+            kind: meta.kind,
+            nullCount: meta.nullCount,
+            min: meta.min,
+            max: meta.max,
+            filter: filters.get(name),
+          };
           summaries.set(name, summary);
         }
         return summary;
       },
     };
+  }
+
+  /** A column's token filter, parsed once and kept (they are small: about a byte per row of the block). */
+  private async tokenFilter(objectKey: string, meta: ColumnMeta): Promise<TokenFilter> {
+    const key = columnKey(objectKey, meta.name);
+    const cached = this.filters.get(key);
+    if (cached) return cached.filter;
+    const range = tokenFilterRange(meta)!;
+    const file = await this.fetch(objectKey);
+    const filter = readTokenFilter(file.subarray(range.offset, range.offset + range.length), meta);
+    this.filters.set(key, { filter, byteLength: range.length + 64 });
+    return filter;
   }
 
   private async footer(objectKey: string): Promise<BlockFooter> {
@@ -127,7 +161,10 @@ export class BlockReader {
     this.files.delete(objectKey);
     const footer = this.footers.get(objectKey)?.footer;
     this.footers.delete(objectKey);
-    for (const c of footer?.columns ?? []) this.columns.delete(columnKey(objectKey, c.name));
+    for (const c of footer?.columns ?? []) {
+      this.columns.delete(columnKey(objectKey, c.name));
+      this.filters.delete(columnKey(objectKey, c.name));
+    }
   }
 
   private async fetch(objectKey: string): Promise<Uint8Array> {

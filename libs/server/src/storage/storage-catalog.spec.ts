@@ -11,6 +11,7 @@ import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
 import { addToTail } from './tail-testing';
 import { CpuPool } from '../workers/cpu-pool';
+import { runApl } from '@quarry/query';
 
 /** Scans with a `top N by _time` hint walk a large block in time-ordered slices and skip the rest. */
 describe('StorageCatalog time-ordered scans', () => {
@@ -136,7 +137,11 @@ describe('StorageCatalog metadata answers', () => {
     for (let k = 0; k < 4; k++) {
       const events = Array.from({ length: 100 }, (_, i) => ({
         time: 1000 * k + i,
-        fields: { status: k === 1 ? 'error' : 'ok', n: k * 100 + i },
+        fields: {
+          status: k === 1 ? 'error' : 'ok',
+          n: k * 100 + i,
+          msg: `request ${k === 2 ? 'zebra' : 'served'} ${i}`,
+        },
       }));
       const record = { datasetId: dataset.id, sysTime: 1, batch: batchFromEvents(events, 1) };
       const [position] = await log.append(dataset.id, [encodeLogRecord(record)]);
@@ -183,5 +188,25 @@ describe('StorageCatalog metadata answers', () => {
       rows += b.length;
     expect(rows).toBe(200); // the 'error' block and the tail (the tail is never pruned)
     expect(stats).toMatchObject({ blocksExamined: 4, blocksMatched: 2 });
+  });
+
+  it('skips blocks whose token filters rule out has/contains, through a query', async () => {
+    const source = (await catalog.getDataset('parts'))!;
+    const run = async (apl: string) => {
+      const out = await runApl(apl, {
+        startMs: 0,
+        endMs: 1e6,
+        nowMs: 1e6,
+        catalog: { getDataset: async () => source },
+      });
+      return { count: out.tables[0].columns[0][0], stats: out.stats };
+    };
+    const has = await run("['parts'] | where msg has 'ZEBRA' | count");
+    expect(has.count).toBe(100);
+    expect(has.stats).toMatchObject({ blocksExamined: 4, blocksMatched: 2 }); // the zebra block and the tail
+    const contains = await run("['parts'] | where msg contains 'ebr' | count");
+    expect(contains).toMatchObject({ count: 100, stats: { blocksMatched: 2 } });
+    const byValue = await run("['parts'] | where n == 150 | count");
+    expect(byValue).toMatchObject({ count: 1, stats: { blocksMatched: 2 } });
   });
 });
