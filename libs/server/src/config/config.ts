@@ -130,6 +130,11 @@ export const CONFIG_VARIABLES = {
     default: String(Math.min(8, os.availableParallelism())),
     help: 'Worker threads that scan blocks for large summarizes in parallel (default: the CPU count, at most 8); 0 scans on the main thread only.',
   },
+  QUARRY_QUERY_WORKER_HEAP_MB: {
+    schema: int(64, 1_048_576),
+    default: String(Math.max(512, Math.min(8192, Math.floor(os.totalmem() / MiB / 4)))),
+    help: 'Heap limit of each query worker thread, in MiB (default a quarter of RAM, 512 to 8192); a query part that outgrows it fails with 400 instead of exhausting the process.',
+  },
   QUARRY_QUERY_SPLIT_MIN_ROWS: {
     schema: int(1, 2_000_000_000),
     // Below ~250k rows a summarize takes a few milliseconds here, about what the round trip costs.
@@ -164,6 +169,7 @@ export interface QuarryConfig {
   mergeIntervalMs: number;
   workerThreads: number;
   queryWorkers: number;
+  queryWorkerHeapMb: number;
   querySplitMinRows: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   metricsMaxBodyBytes: number;
@@ -206,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
     workerThreads: values.QUARRY_WORKER_THREADS as number,
     queryWorkers: values.QUARRY_QUERY_WORKERS as number,
+    queryWorkerHeapMb: values.QUARRY_QUERY_WORKER_HEAP_MB as number,
     querySplitMinRows: values.QUARRY_QUERY_SPLIT_MIN_ROWS as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,

@@ -97,7 +97,7 @@ export class StorageRuntime {
       (datasetId) => registry.getById(datasetId) !== undefined,
     );
     // Threads last: nothing after this can fail and leave them running.
-    const queryPool = queryWorkers > 0 ? new QueryPool(queryWorkers) : null;
+    const queryPool = queryWorkers > 0 ? new QueryPool(queryWorkers, config.queryWorkerHeapMb) : null;
     const queryOffload =
       queryPool === null
         ? undefined
@@ -105,7 +105,11 @@ export class StorageRuntime {
             queryPool,
             {
               objectsDir,
-              columnCacheBytes: Math.floor(config.columnCacheBytes / 2 / queryWorkers),
+              // Within half the worker's heap, so the cache alone can never exhaust it.
+              columnCacheBytes: Math.min(
+                Math.floor(config.columnCacheBytes / 2 / queryWorkers),
+                (config.queryWorkerHeapMb * 1024 * 1024) / 2,
+              ),
               fileCacheBytes: 64 * 1024 * 1024,
             },
             config.querySplitMinRows,

@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { invalid } from '@quarry/common';
 import type { RemotePartial } from '@quarry/query-exec';
 import type { AggregateTaskInput } from './query-tasks';
 import { unwrap, type TaskResult } from './task-result';
@@ -11,7 +12,14 @@ import { workerScript } from './worker-script';
 export class QueryPool {
   private readonly shards: Piscina[];
 
-  constructor(threads: number) {
+  /**
+   * `heapMb` bounds each worker's heap: a query whose part outgrows it fails (the worker is replaced)
+   * instead of taking the process down.
+   */
+  constructor(
+    threads: number,
+    private readonly heapMb: number,
+  ) {
     this.shards = Array.from(
       { length: threads },
       () =>
@@ -21,6 +29,7 @@ export class QueryPool {
           maxThreads: 1,
           // Workers keep their caches: they never idle out.
           idleTimeout: Number.POSITIVE_INFINITY,
+          resourceLimits: { maxOldGenerationSizeMb: heapMb },
         }),
     );
   }
@@ -30,7 +39,17 @@ export class QueryPool {
   }
 
   async aggregate(shard: number, input: AggregateTaskInput): Promise<RemotePartial> {
-    const result: TaskResult<RemotePartial> = await this.shards[shard].run(input);
+    let result: TaskResult<RemotePartial>;
+    try {
+      result = await this.shards[shard].run(input);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw err;
+      throw invalid(
+        `the query needs more memory than a query worker may use (${this.heapMb} MiB); ` +
+          'narrow the time range, filter earlier, or group by fewer or coarser keys',
+        { code: 'query_limit_exceeded', details: { limit: 'QUARRY_QUERY_WORKER_HEAP_MB', mib: this.heapMb } },
+      );
+    }
     return unwrap(result);
   }
 
