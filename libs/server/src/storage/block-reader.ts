@@ -1,4 +1,6 @@
 import {
+  FOOTER_TRAILER_BYTES,
+  footerFetchLength,
   openBlock,
   readFooter,
   readTokenFilter,
@@ -100,8 +102,12 @@ export class BlockReader {
    * The block's statistics for pruning (`BlockPruning`): per-column kind, null count and min/max from the
    * footer, and the token filters of `filterColumns` when the block has them. Decodes no column.
    */
-  async summary(objectKey: string, filterColumns: readonly string[]): Promise<BlockSummary> {
-    const footer = await this.footer(objectKey);
+  async summary(
+    objectKey: string,
+    filterColumns: readonly string[],
+    sizeBytes?: number,
+  ): Promise<BlockSummary> {
+    const footer = await this.footer(objectKey, sizeBytes);
     const metas = new Map(footer.columns.map((c) => [c.name, c]));
     const filters = new Map<string, TokenFilter>();
     for (const name of filterColumns) {
@@ -137,16 +143,34 @@ export class BlockReader {
     const cached = this.filters.get(key);
     if (cached) return cached.filter;
     const range = tokenFilterRange(meta)!;
-    const file = await this.fetch(objectKey);
-    const filter = readTokenFilter(file.subarray(range.offset, range.offset + range.length), meta);
+    const file = this.files.get(objectKey);
+    const bytes = file
+      ? file.subarray(range.offset, range.offset + range.length)
+      : await this.objects.getRange(objectKey, range.offset, range.length);
+    const filter = readTokenFilter(bytes, meta);
     this.filters.set(key, { filter, byteLength: range.length + 64 });
     return filter;
   }
 
-  private async footer(objectKey: string): Promise<BlockFooter> {
+  /**
+   * The block's footer. Knowing the file's size, a block not in the file cache costs one read of its last
+   * 64 KiB (two when the footer is longer), not the whole file: pruning decides before the columns are
+   * fetched.
+   */
+  private async footer(objectKey: string, sizeBytes?: number): Promise<BlockFooter> {
     const cached = this.footers.get(objectKey)?.footer;
     if (cached !== undefined) return cached;
-    const footer = readFooter(await this.fetch(objectKey));
+    const file = this.files.get(objectKey);
+    let footer: BlockFooter;
+    if (file !== undefined || sizeBytes === undefined)
+      footer = readFooter(file ?? (await this.fetch(objectKey)));
+    else {
+      const tailLength = Math.min(sizeBytes, FOOTER_PROBE_BYTES);
+      let tail = await this.objects.getRange(objectKey, sizeBytes - tailLength, tailLength);
+      const needed = footerFetchLength(tail.subarray(tail.length - FOOTER_TRAILER_BYTES));
+      if (needed > tail.length) tail = await this.objects.getRange(objectKey, sizeBytes - needed, needed);
+      footer = readFooter(tail);
+    }
     this.footers.set(objectKey, { footer, byteLength: footerBytes(footer) });
     return footer;
   }
@@ -175,6 +199,9 @@ export class BlockReader {
     return bytes;
   }
 }
+
+/** How much of a block's end one read fetches to find its footer (most footers are a few KiB). */
+const FOOTER_PROBE_BYTES = 64 * 1024;
 
 function columnKey(objectKey: string, column: string): string {
   return `${objectKey}\u0000${column}`;

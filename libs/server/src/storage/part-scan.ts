@@ -50,7 +50,7 @@ export async function* scanParts(
     noteBlock(request.stats, part.minTime, part.maxTime);
     const pruning = request.pruning;
     if (part.block && pruning) {
-      const summary = await blocks.summary(part.block.objectKey, pruning.filterColumns);
+      const summary = await blocks.summary(part.block.objectKey, pruning.filterColumns, part.block.sizeBytes);
       if (!pruning.mayMatch(summary)) continue;
     }
     request.stats.blocksMatched++;
