@@ -105,6 +105,11 @@ export const CONFIG_VARIABLES = {
     default: '30000',
     help: 'How often the compactor merges runs of small blocks into large ones, in milliseconds.',
   },
+  QUARRY_BLOCK_SPAN_MS: {
+    schema: int(60_000, 31 * 86_400_000),
+    default: '3600000',
+    help: 'Blocks hold events of one such time span (aligned to the epoch) when there are enough of them, so a query over a short window reads few blocks.',
+  },
   QUARRY_METRICS_MAX_BODY_BYTES: {
     schema: int(1024, 1024 * MiB),
     default: String(4 * MiB),
@@ -168,6 +173,7 @@ export interface QuarryConfig {
   columnCacheBytes: number;
   mergeIntervalMs: number;
   workerThreads: number;
+  blockSpanMs: number;
   queryWorkers: number;
   queryWorkerHeapMb: number;
   querySplitMinRows: number;
@@ -211,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
     workerThreads: values.QUARRY_WORKER_THREADS as number,
+    blockSpanMs: values.QUARRY_BLOCK_SPAN_MS as number,
     queryWorkers: values.QUARRY_QUERY_WORKERS as number,
     queryWorkerHeapMb: values.QUARRY_QUERY_WORKER_HEAP_MB as number,
     querySplitMinRows: values.QUARRY_QUERY_SPLIT_MIN_ROWS as number,

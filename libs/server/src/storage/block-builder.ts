@@ -19,15 +19,67 @@ export interface BuiltBlock {
   fields: { name: string; type: string }[];
 }
 
+/** Where `buildBlocks` cuts: time spans of `spanMs` from the epoch; a span with fewer rows is not cut out. */
+export interface SpanPolicy {
+  spanMs: number;
+  minSpanRows: number;
+}
+
+/** Which span a time falls in (its start), for blocks cut at span boundaries. */
+export function spanOf(timeMs: number, spanMs: number): number {
+  return Math.floor(timeMs / spanMs) * spanMs;
+}
+
 /**
  * One block from a dataset's record batches (in log order): concatenated as `batchFromEvents` would have
  * built them from all the events, rows sorted by `_time` (ties keep log order), encoded and compressed.
  * Pure CPU work: the compactor and the merger run it on the worker pool (`workers/cpu-tasks.ts`).
  */
 export function buildBlock(batches: readonly ColumnBatch[]): BuiltBlock {
+  return encodeSorted(sortedByTime(batches));
+}
+
+/**
+ * Like `buildBlock`, but the rows are cut at span boundaries (`SpanPolicy`): each span with at least
+ * `minSpanRows` rows becomes a block of its own, and the rows of sparser spans share one more block. Blocks
+ * then rarely straddle a span, so a query over a short window reads few of them (the merger merges blocks
+ * only within a span). In time order; the block that collects sparse spans, if any, last.
+ */
+export function buildBlocks(batches: readonly ColumnBatch[], policy: SpanPolicy): BuiltBlock[] {
+  const batch = sortedByTime(batches);
+  const time = batch.columns.get(TIME_FIELD);
+  const n = batch.length;
+  if (n === 0 || time === undefined || time.kind !== 'datetime') return [encodeSorted(batch)];
+  const values = time.values;
+  const out: BuiltBlock[] = [];
+  const sparse: number[] = [];
+  for (let start = 0; start < n;) {
+    const spanEnd = spanOf(values[start], policy.spanMs) + policy.spanMs;
+    let end = start + 1;
+    while (end < n && values[end] < spanEnd) end++;
+    if (end - start >= policy.minSpanRows || (start === 0 && end === n)) {
+      out.push(encodeSorted(start === 0 && end === n ? batch : selectRows(batch, range(start, end))));
+    } else for (let i = start; i < end; i++) sparse.push(i);
+    start = end;
+  }
+  if (sparse.length > 0) out.push(encodeSorted(selectRows(batch, sparse)));
+  return out;
+}
+
+function range(start: number, end: number): Uint32Array {
+  const rows = new Uint32Array(end - start);
+  for (let i = 0; i < rows.length; i++) rows[i] = start + i;
+  return rows;
+}
+
+/** The batches concatenated, rows sorted by `_time` (ties keep log order). */
+function sortedByTime(batches: readonly ColumnBatch[]): ColumnBatch {
   const all = concatEventBatches(batches);
   const order = timeOrder(all);
-  const batch = order === null ? all : selectRows(all, order);
+  return order === null ? all : selectRows(all, order);
+}
+
+function encodeSorted(batch: ColumnBatch): BuiltBlock {
   const time = batch.columns.get(TIME_FIELD);
   const n = batch.length;
   const hasTimes = n > 0 && time !== undefined && time.kind === 'datetime';
@@ -40,9 +92,12 @@ export function buildBlock(batches: readonly ColumnBatch[]): BuiltBlock {
   };
 }
 
-/** `buildBlock` over ingest log record payloads of one dataset, in log order. */
-export function buildBlockFromRecords(payloads: readonly Uint8Array[]): BuiltBlock {
-  return buildBlock(payloads.map((payload) => decodeLogRecord(payload).batch));
+/** `buildBlocks` over ingest log record payloads of one dataset, in log order. */
+export function buildBlocksFromRecords(payloads: readonly Uint8Array[], policy: SpanPolicy): BuiltBlock[] {
+  return buildBlocks(
+    payloads.map((payload) => decodeLogRecord(payload).batch),
+    policy,
+  );
 }
 
 /**

@@ -19,7 +19,13 @@ import { TailBuffer } from './tail-buffer';
 import { addToTail } from './tail-testing';
 import { CpuPool } from '../workers/cpu-pool';
 
-const POLICY: MergePolicy = { smallBlockRows: 100, maxMergedRows: 40, minRunBlocks: 3, deleteGraceMs: 0 };
+const POLICY: MergePolicy = {
+  smallBlockRows: 100,
+  maxMergedRows: 40,
+  minRunBlocks: 3,
+  deleteGraceMs: 0,
+  spanMs: 3_600_000,
+};
 
 /**
  * The merge loop's contract: merged blocks answer exactly like their inputs, the swap is atomic in the
@@ -176,4 +182,40 @@ describe('BlockMerger', () => {
     expect(keys).not.toContain(`blocks/${id}/orphan.merged.qblk`);
     for (const key of live) expect(keys).toContain(key);
   }, 60_000);
+
+  it('never merges blocks of different time spans, and merges any two small blocks of a settled span', () => {
+    const HOUR = 3_600_000;
+    const b = (id: string, minTime: number, maxTime: number, rowCount = 10) => ({
+      id,
+      datasetId: 'd',
+      objectKey: id,
+      rowCount,
+      sizeBytes: 1,
+      minTime,
+      maxTime,
+      partition: 0,
+      firstOffset: 0,
+      lastOffset: 0,
+      createdAt: '',
+    });
+    const blocks = [
+      b('h0-a', 10, 20),
+      b('h0-b', 30, 40),
+      b('h1-a', HOUR + 10, HOUR + 20),
+      b('h1-b', HOUR + 30, HOUR + 40),
+      // Straddling blocks merge among themselves, by the usual rule (not enough here: 2 blocks, 10 rows).
+      b('wide-a', 50, 2 * HOUR, 5),
+      b('wide-b', 60, 3 * HOUR, 5),
+    ];
+    const now = 10 * HOUR;
+    const runs = merger.runsOf(blocks, now).map((run) => run.map((x) => x.id));
+    expect(runs).toEqual([
+      ['h0-a', 'h0-b'],
+      ['h1-a', 'h1-b'],
+    ]);
+    // The current span waits for a run of minRunBlocks (3 in this policy).
+    expect(
+      merger.runsOf([b('now-a', now + 1, now + 2, 5), b('now-b', now + 3, now + 4, 5)], now + 5),
+    ).toEqual([]);
+  });
 });

@@ -7,6 +7,8 @@ import type { AsyncMutex } from './async-mutex';
 import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
 import type { DatasetRegistry } from './dataset-registry';
+import { spanOf } from './block-builder';
+import { DEFAULT_SPANS } from './compactor';
 import type { CpuPool } from '../workers/cpu-pool';
 
 export interface MergePolicy {
@@ -18,6 +20,8 @@ export interface MergePolicy {
   minRunBlocks: number;
   /** Merged-away objects are deleted this long after the swap (queries in flight may still read them). */
   deleteGraceMs: number;
+  /** Time span blocks are cut at (the compactor's `SpanPolicy.spanMs`): a run never mixes spans. */
+  spanMs: number;
 }
 
 /**
@@ -29,6 +33,7 @@ export const DEFAULT_MERGE_POLICY: MergePolicy = {
   maxMergedRows: 131_072,
   minRunBlocks: 8,
   deleteGraceMs: 60_000,
+  spanMs: DEFAULT_SPANS.spanMs,
 };
 
 export interface MergeResult {
@@ -99,22 +104,32 @@ export class BlockMerger {
     return total;
   }
 
-  /** Consecutive (by time) small blocks, cut at `maxMergedRows`, that are worth merging. */
-  runsOf(blocks: readonly BlockRecord[]): BlockRecord[][] {
-    const { smallBlockRows, maxMergedRows, minRunBlocks } = this.policy;
+  /**
+   * Consecutive (by time) small blocks of the same time span, cut at `maxMergedRows`, that are worth
+   * merging: a span's blocks merge among themselves, and blocks that straddle spans (the sparse rows of a
+   * flush) among themselves, so merged blocks stay within a span. A span that ended a while ago gets no
+   * more rows in the normal course, so any two of its small blocks are worth merging.
+   */
+  runsOf(blocks: readonly BlockRecord[], nowMs = Date.now()): BlockRecord[][] {
+    const { smallBlockRows, maxMergedRows, minRunBlocks, spanMs } = this.policy;
     const small = blocks
       .filter((b) => b.rowCount < smallBlockRows)
       .sort((a, b) => a.minTime - b.minTime || a.firstOffset - b.firstOffset);
     const runs: BlockRecord[][] = [];
     let run: BlockRecord[] = [];
+    let runSpan: number | null = null;
     let rows = 0;
     const close = () => {
-      if (run.length >= 2 && (run.length >= minRunBlocks || rows >= maxMergedRows / 2)) runs.push(run);
+      const settled = runSpan !== null && runSpan + spanMs + SETTLE_MS < nowMs;
+      if (run.length >= 2 && (settled || run.length >= minRunBlocks || rows >= maxMergedRows / 2))
+        runs.push(run);
       run = [];
       rows = 0;
     };
     for (const block of small) {
-      if (rows + block.rowCount > maxMergedRows) close();
+      const span = spanOfBlock(block, spanMs);
+      if (run.length > 0 && (span !== runSpan || rows + block.rowCount > maxMergedRows)) close();
+      runSpan = span;
       run.push(block);
       rows += block.rowCount;
     }
@@ -131,7 +146,10 @@ export class BlockMerger {
     const partition = run[0].partition;
     const firstOffset = Math.min(...run.map((b) => b.firstOffset));
     const lastOffset = Math.max(...run.map((b) => b.lastOffset));
-    const id = blockIdFor(datasetId, partition, firstOffset, lastOffset);
+    // Runs of different spans may cover the same log range: the span keeps their ids apart.
+    const span = spanOfBlock(run[0], this.policy.spanMs);
+    const range = blockIdFor(datasetId, partition, firstOffset, lastOffset);
+    const id = span === null ? range : `${range}.s${span}`;
     const record: BlockRecord = {
       id,
       datasetId,
@@ -203,4 +221,13 @@ export class BlockMerger {
     if (removed > 0) this.logger.log(`removed ${removed} unreferenced block objects`);
     return removed;
   }
+}
+
+/** Merging waits this long past the end of a span for late rows before it stops waiting for a full run. */
+const SETTLE_MS = 60_000;
+
+/** The span a block lies in, or null when it straddles spans. */
+function spanOfBlock(block: BlockRecord, spanMs: number): number | null {
+  const span = spanOf(block.minTime, spanMs);
+  return spanOf(block.maxTime, spanMs) === span ? span : null;
 }

@@ -10,8 +10,12 @@ import type { DatasetRegistry } from './dataset-registry';
 import type { TailBuffer } from './tail-buffer';
 import { datasetIdOfLogRecord, summarizeLogRecord } from './log-codec';
 import type { CpuPool } from '../workers/cpu-pool';
+import type { SpanPolicy } from './block-builder';
 
 const PARTITION = 0;
+
+/** One hour, cut out when it holds at least 4,096 rows of a flush. */
+export const DEFAULT_SPANS: SpanPolicy = { spanMs: 3_600_000, minSpanRows: 4096 };
 const MAX_RECORDS_PER_FLUSH = 5_000;
 
 export interface CompactionResult {
@@ -21,8 +25,8 @@ export interface CompactionResult {
 }
 
 /**
- * Turns log records into immutable blocks: read from the committed offset, build one block per dataset,
- * upload it, then register the blocks and the new offset in one metastore transaction, and only then
+ * Turns log records into immutable blocks: read from the committed offset, build each dataset's blocks
+ * (cut at time-span boundaries), upload them, then register the blocks and the new offset in one metastore transaction, and only then
  * drop the records from the tail and truncate the log. Block ids come from the log range, so replaying a
  * range after a crash re-registers nothing and duplicates no row.
  */
@@ -42,6 +46,8 @@ export class Compactor {
     private readonly tail: TailBuffer,
     private readonly lock: AsyncMutex,
     private readonly cpu: CpuPool,
+    /** Blocks are cut at these time spans (see `buildBlocks`). */
+    private readonly spans: SpanPolicy = DEFAULT_SPANS,
   ) {}
 
   /** Loads the committed offset and replays the uncompacted log into the tail (read-your-writes after restart). */
@@ -115,25 +121,29 @@ export class Compactor {
     const fieldUpdates: { datasetId: string; fields: { name: string; type: string }[] }[] = [];
     let rows = 0;
     for (const [datasetId, payloads] of perDataset) {
-      const block = await this.cpu.run('buildBlock', { payloads });
-      const id = blockIdFor(datasetId, PARTITION, firstOffset, lastOffset);
-      const objectKey = `blocks/${datasetId}/${id}.qblk`;
-      await this.objects.put(objectKey, block.bytes);
-      registered.push({
-        id,
-        datasetId,
-        objectKey,
-        rowCount: block.rowCount,
-        sizeBytes: block.bytes.byteLength,
-        minTime: block.minTime,
-        maxTime: block.maxTime,
-        partition: PARTITION,
-        firstOffset,
-        lastOffset,
-        createdAt: new Date().toISOString(),
-      });
-      fieldUpdates.push({ datasetId, fields: block.fields });
-      rows += block.rowCount;
+      const built = await this.cpu.run('buildBlocks', { payloads, spans: this.spans });
+      for (const [i, block] of built.entries()) {
+        // The same records always cut the same way, so the ids stay deterministic for replays.
+        const range = blockIdFor(datasetId, PARTITION, firstOffset, lastOffset);
+        const id = built.length === 1 ? range : `${range}.${i}`;
+        const objectKey = `blocks/${datasetId}/${id}.qblk`;
+        await this.objects.put(objectKey, block.bytes);
+        registered.push({
+          id,
+          datasetId,
+          objectKey,
+          rowCount: block.rowCount,
+          sizeBytes: block.bytes.byteLength,
+          minTime: block.minTime,
+          maxTime: block.maxTime,
+          partition: PARTITION,
+          firstOffset,
+          lastOffset,
+          createdAt: new Date().toISOString(),
+        });
+        fieldUpdates.push({ datasetId, fields: block.fields });
+        rows += block.rowCount;
+      }
     }
 
     // Field schemas first: merging is idempotent, so a crash before the registration below only repeats it.

@@ -9,8 +9,8 @@ import type { QuarryConfig } from '../config/config';
 import { MetricsRuntime } from '../metrics/metrics-runtime';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
-import { BlockMerger } from './block-merger';
-import { Compactor } from './compactor';
+import { BlockMerger, DEFAULT_MERGE_POLICY } from './block-merger';
+import { Compactor, DEFAULT_SPANS } from './compactor';
 import { DatasetRegistry } from './dataset-registry';
 import { DataDirLock } from './data-dir-lock';
 import { StorageCatalog } from './storage-catalog';
@@ -74,7 +74,10 @@ export class StorageRuntime {
     for (const dataset of registry.list()) blocks.load(await metastore.blocks.listBlocks(dataset.id));
     const tail = new TailBuffer();
     const lock = new AsyncMutex();
-    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, cpu);
+    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, cpu, {
+      ...DEFAULT_SPANS,
+      spanMs: config.blockSpanMs,
+    });
     // With query workers, half the column cache is the main thread's and the workers share the rest.
     const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
     const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore, {
@@ -89,6 +92,7 @@ export class StorageRuntime {
       lock,
       (key) => catalog.forgetBlock(key),
       cpu,
+      { ...DEFAULT_MERGE_POLICY, spanMs: config.blockSpanMs },
     );
     const metrics = await MetricsRuntime.open(
       { dataDir: config.dataDir, maxPointsPerQuery: config.metricsMaxQueryPoints },

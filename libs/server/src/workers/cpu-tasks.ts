@@ -7,7 +7,12 @@ import {
   parseIngestBatch,
   processedBytesFor,
 } from '@quarry/ingest-core';
-import { buildBlockFromRecords, mergeBlocks, type BuiltBlock } from '../storage/block-builder';
+import {
+  buildBlocksFromRecords,
+  mergeBlocks,
+  type BuiltBlock,
+  type SpanPolicy,
+} from '../storage/block-builder';
 import { encodeLogRecord, summarizeBatch, type LogRecordSummary } from '../storage/log-codec';
 import { settle, type TaskResult } from './task-result';
 
@@ -76,9 +81,9 @@ export async function ingestTask(input: IngestTaskInput): Promise<IngestTaskOutp
   };
 }
 
-/** One block from ingest log record payloads of one dataset, in log order. */
-export function buildBlockTask(input: { payloads: Uint8Array[] }): BuiltBlock {
-  return buildBlockFromRecords(input.payloads);
+/** Blocks (cut at span boundaries) from ingest log record payloads of one dataset, in log order. */
+export function buildBlocksTask(input: { payloads: Uint8Array[]; spans: SpanPolicy }): BuiltBlock[] {
+  return buildBlocksFromRecords(input.payloads, input.spans);
 }
 
 /** One merged block from stored blocks, or null when their column kinds disagree. */
@@ -88,7 +93,7 @@ export function mergeBlocksTask(input: { blocks: Uint8Array[] }): BuiltBlock | n
 
 export const CPU_TASKS = {
   ingest: ingestTask,
-  buildBlock: buildBlockTask,
+  buildBlocks: buildBlocksTask,
   mergeBlocks: mergeBlocksTask,
 };
 export type CpuTasks = typeof CPU_TASKS;
