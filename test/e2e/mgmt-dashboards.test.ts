@@ -1,13 +1,14 @@
 import { call, tokenWith, userWithPat } from '../support/mgmt-api';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import type { TestServer } from '../support/test-server';
 
 /** `/v2/dashboards`: upsert semantics, versions, chart patches, paging bounds, private dashboards, auth. */
-describe('/v2/dashboards', () => {
+describe.each(metastoreBackends())('/v2/dashboards on $name', (backend) => {
   let server: TestServer;
   let adminUserId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     adminUserId = (await call(server, 'GET /v2/user')).body.id;
   });
   afterAll(async () => {

@@ -1,11 +1,12 @@
 import { responseProblems } from '../support/openapi-responses';
-import { rowsOf, startTestServer, type JsonResponse, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { rowsOf, type JsonResponse, type TestServer } from '../support/test-server';
 
 /**
  * Dataset sub-resources: fields (schema + metadata), map fields, trim (really deletes old blocks) and
  * vacuum. Response bodies are checked against v2.json.
  */
-describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
+describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, vacuum: $name', (backend) => {
   let server: TestServer;
   const DS = 'fields-e2e';
   const TRIM = 'POST /v2/datasets/{dataset_id}/trim';
@@ -13,7 +14,7 @@ describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
   const DELETE_MAP_FIELD = 'DELETE /v2/datasets/{dataset_id}/mapfields/{map_field_name}';
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     expect((await server.request('POST', '/v2/datasets', { body: { name: DS } })).status).toBe(200);
     const now = new Date().toISOString();
     const ingest = await server.request('POST', `/v1/datasets/${DS}/ingest`, {

@@ -1,8 +1,9 @@
 import { call, tokenWith } from '../support/mgmt-api';
-import { rowsOf, startTestServer, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { rowsOf, type TestServer } from '../support/test-server';
 
 /** `/v2/vfields` (virtual fields take effect in queries) and `/v2/views` (stored only). */
-describe('/v2/vfields and /v2/views', () => {
+describe.each(metastoreBackends())('/v2/vfields and /v2/views on $name', (backend) => {
   let server: TestServer;
 
   const EVENTS = [
@@ -13,7 +14,7 @@ describe('/v2/vfields and /v2/views', () => {
   ];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     for (const name of ['vf-logs', 'vf-other']) {
       expect((await call(server, 'POST /v2/datasets', { body: { name } })).status).toBe(200);
     }
