@@ -247,7 +247,7 @@ describe.each(metastoreBackends())('every v2.json operation, walked on $name', (
       body: [{ status: 200, attrs: { region: 'eu' } }],
     });
     expect(ingest.status).toBe(200);
-    // Fields are recorded when the log is compacted into blocks.
+    // Compacted first, so the field steps read the field table the compactor fills (not only the tail).
     await server.quarry.storage.compactor.flush();
   });
   afterAll(async () => {
