@@ -211,25 +211,7 @@ describe.each(metastoreBackends())('/v2/vfields and /v2/views on $name', (backen
       const other = await apl("['vf-other'] | project secs");
       expect(other.status).toBe(400);
     });
-    it('do not outlive their dataset: a namesake created later starts without them', async () => {
-      expect((await call(server, 'POST /v2/datasets', { body: { name: 'vf-reborn' } })).status).toBe(200);
-      await server.request('POST', '/v1/ingest/vf-reborn', { body: EVENTS });
-      const field = await createVfield({ dataset: 'vf-reborn', name: 'doubled', expression: 'ms * 2' });
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).rows).toEqual([{ max_doubled: 18000 }]);
-
-      expect(
-        (await call(server, 'DELETE /v2/datasets/{dataset_id}', { params: { dataset_id: 'vf-reborn' } }))
-          .status,
-      ).toBe(204);
-      expect((await call(server, 'POST /v2/datasets', { body: { name: 'vf-reborn' } })).status).toBe(200);
-      await server.request('POST', '/v1/ingest/vf-reborn', { body: EVENTS });
-      expect((await call(server, 'GET /v2/vfields/{id}', { params: { id: field.id } })).status).toBe(404);
-      expect((await call(server, 'GET /v2/vfields', { query: { dataset: 'vf-reborn' } })).body).toEqual([]);
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).status).toBe(400);
-      // The name is free again on the new dataset.
-      await createVfield({ dataset: 'vf-reborn', name: 'doubled', expression: 'ms * 3' });
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).rows).toEqual([{ max_doubled: 27000 }]);
-    });
+    // Deleting the dataset deletes its fields: mgmt-dataset-delete.test.ts.
   });
 
   describe('views', () => {
