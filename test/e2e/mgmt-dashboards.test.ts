@@ -1,13 +1,15 @@
-import { call, tokenWith, userWithPat } from '../support/mgmt-api';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { call, tokenWith, userWithPat, type ApiResponse } from '../support/mgmt-api';
+import { metastoreBackends } from '../support/metastore-backends';
+import { responseProblems } from '../support/openapi-responses';
+import type { TestServer } from '../support/test-server';
 
 /** `/v2/dashboards`: upsert semantics, versions, chart patches, paging bounds, private dashboards, auth. */
-describe('/v2/dashboards', () => {
+describe.each(metastoreBackends())('/v2/dashboards on $name', (backend) => {
   let server: TestServer;
   let adminUserId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     adminUserId = (await call(server, 'GET /v2/user')).body.id;
   });
   afterAll(async () => {
@@ -36,6 +38,15 @@ describe('/v2/dashboards', () => {
     timeWindowStart: 'qr-now-1h',
     timeWindowEnd: 'qr-now',
   });
+
+  /** An error answer in the DashboardError shape v2.json documents for the operation and status. */
+  const dashboardError = (operation: string, res: ApiResponse, status: number) => {
+    expect(res.status).toBe(status);
+    expect(responseProblems(operation, status, res.body)).toEqual([]);
+    expect(typeof res.body.code).toBe('string');
+    expect(res.body).not.toHaveProperty('detail');
+    return res.body;
+  };
 
   const create = async (uid: string, name = uid, owner?: string) => {
     const res = await call(server, 'POST /v2/dashboards', {
@@ -80,8 +91,11 @@ describe('/v2/dashboards', () => {
     const again = await call(server, 'POST /v2/dashboards', {
       body: { uid: 'taken', dashboard: document('Again') },
     });
-    expect(again.status).toBe(409);
-    expect(again.body.message).toMatch(/already exists/);
+    expect(dashboardError('POST /v2/dashboards', again, 409)).toEqual({
+      code: 'dashboard_exists',
+      message: expect.stringMatching(/already exists/),
+      uid: 'taken',
+    });
 
     const overwritten = await call(server, 'POST /v2/dashboards', {
       body: { uid: 'taken', overwrite: true, dashboard: document('Overwritten') },
@@ -95,7 +109,7 @@ describe('/v2/dashboards', () => {
     });
   });
 
-  it('updates with the current version (version increments); a stale version is 409', async () => {
+  it('updates with the current version (version increments); a stale version is 412', async () => {
     const created = await create('versioned');
     const put = (body: object) =>
       call(server, 'PUT /v2/dashboards/uid/{uid}', { params: { uid: 'versioned' }, body });
@@ -109,13 +123,16 @@ describe('/v2/dashboards', () => {
     expect(first.body.dashboard.createdAt).toBe(created.createdAt);
 
     const stale = await put({ version: 1, dashboard: document('Lost update') });
-    expect(stale.status).toBe(409);
-    expect(stale.body.message).toMatch(/version 2/);
-    expect(stale.body.detail).toEqual({ currentVersion: 2 });
+    // v2.json: 412 "Version conflict" with DashboardError (string code, currentVersion at the top level).
+    expect(dashboardError('PUT /v2/dashboards/uid/{uid}', stale, 412)).toEqual({
+      code: 'version_conflict',
+      message: 'dashboard "versioned" is at version 2, not 1: reload it and retry',
+      currentVersion: 2,
+      uid: 'versioned',
+    });
 
     const missingVersion = await put({ dashboard: document('No version') });
-    expect(missingVersion.status).toBe(400);
-    expect(missingVersion.body.message).toMatch(/"version"/);
+    expect(dashboardError('PUT /v2/dashboards/uid/{uid}', missingVersion, 400).message).toMatch(/"version"/);
 
     const forced = await put({ overwrite: true, dashboard: document('Forced') });
     expect(forced.status).toBe(200);
@@ -155,10 +172,11 @@ describe('/v2/dashboards', () => {
     expect(removeName.status).toBe(200);
     expect(removeName.body.dashboard.dashboard.charts[0]).not.toHaveProperty('name');
 
-    expect((await patch('c1', { version: 1, chart: { name: 'stale' } })).status).toBe(409);
+    const PATCH = 'PATCH /v2/dashboards/uid/{uid}/charts/{chartId}';
+    const stale = await patch('c1', { version: 1, chart: { name: 'stale' } });
+    expect(dashboardError(PATCH, stale, 412)).toMatchObject({ code: 'version_conflict', currentVersion: 3 });
     const unknownChart = await patch('nope', { version: 3, chart: { name: 'x' } });
-    expect(unknownChart.status).toBe(404);
-    expect(unknownChart.body.message).toMatch(/not found/);
+    expect(dashboardError(PATCH, unknownChart, 404).message).toMatch(/not found/);
     const wrongId = await patch('c1', { version: 3, chart: { id: 'c2' } });
     expect(wrongId.status).toBe(400);
     expect(wrongId.body.message).toMatch(/chart\.id/);
@@ -172,16 +190,18 @@ describe('/v2/dashboards', () => {
     expect(
       (await call(server, 'DELETE /v2/dashboards/uid/{uid}', { params: { uid: 'doomed' } })).status,
     ).toBe(204);
-    for (const res of [
-      await call(server, 'GET /v2/dashboards/uid/{uid}', { params: { uid: 'doomed' } }),
-      await call(server, 'DELETE /v2/dashboards/uid/{uid}', { params: { uid: 'doomed' } }),
-      await call(server, 'PUT /v2/dashboards/uid/{uid}', {
-        params: { uid: 'doomed' },
-        body: { version: 1, dashboard: document('x') },
-      }),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toMatch(/not found/);
+    for (const [operation, body] of [
+      ['GET /v2/dashboards/uid/{uid}', undefined],
+      ['DELETE /v2/dashboards/uid/{uid}', undefined],
+      ['PUT /v2/dashboards/uid/{uid}', { version: 1, dashboard: document('x') }],
+    ] as const) {
+      const res = await call(server, operation, { params: { uid: 'doomed' }, body });
+      // PUT documents no 404; its body has the same DashboardError shape as GET's.
+      expect(dashboardError('GET /v2/dashboards/uid/{uid}', res, 404)).toEqual({
+        code: 'dashboard_not_found',
+        message: 'dashboard "doomed" not found',
+        uid: 'doomed',
+      });
     }
   });
 
@@ -287,8 +307,7 @@ describe('/v2/dashboards', () => {
     ],
   ])('POST /v2/dashboards rejects %s with 400 naming the field', async (_what, body, field) => {
     const res = await call(server, 'POST /v2/dashboards', { body });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain(field);
+    expect(dashboardError('POST /v2/dashboards', res, 400).message).toContain(field);
   });
 
   describe('auth', () => {
@@ -315,10 +334,13 @@ describe('/v2/dashboards', () => {
     it.each(operations)(
       '%s: 401 without a token, 403 without the dashboards capability',
       async (op, params, body) => {
-        expect((await call(server, op, { params, body, token: null })).status).toBe(401);
+        const unauthenticated = await call(server, op, { params, body, token: null });
+        expect(unauthenticated.status).toBe(401);
         const forbidden = await call(server, op, { params, body, token: readOnly });
         expect(forbidden.status).toBe(403);
         expect(forbidden.body.message).toMatch(/dashboards\|/);
+        // The dashboards' error shape for every error of their routes, the guard's included.
+        for (const res of [unauthenticated, forbidden]) expect(typeof res.body.code).toBe('string');
       },
     );
   });

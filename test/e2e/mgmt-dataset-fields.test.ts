@@ -1,11 +1,12 @@
 import { responseProblems } from '../support/openapi-responses';
-import { rowsOf, startTestServer, type JsonResponse, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { rowsOf, type JsonResponse, type TestServer } from '../support/test-server';
 
 /**
  * Dataset sub-resources: fields (schema + metadata), map fields, trim (really deletes old blocks) and
  * vacuum. Response bodies are checked against v2.json.
  */
-describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
+describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, vacuum: $name', (backend) => {
   let server: TestServer;
   const DS = 'fields-e2e';
   const TRIM = 'POST /v2/datasets/{dataset_id}/trim';
@@ -13,7 +14,7 @@ describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
   const DELETE_MAP_FIELD = 'DELETE /v2/datasets/{dataset_id}/mapfields/{map_field_name}';
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     expect((await server.request('POST', '/v2/datasets', { body: { name: DS } })).status).toBe(200);
     const now = new Date().toISOString();
     const ingest = await server.request('POST', `/v1/datasets/${DS}/ingest`, {
@@ -24,7 +25,7 @@ describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
       ],
     });
     expect(ingest.status).toBe(200);
-    // Fields are recorded when the log is compacted into blocks.
+    // Compacted into blocks, so the tests below (trim) find the events in blocks.
     await server.quarry.storage.compactor.flush();
   });
   afterAll(async () => {
@@ -84,6 +85,55 @@ describe('/v2/datasets/{id}/fields, mapfields, trim, vacuum', () => {
         'GET /v2/datasets/{dataset_id}/fields/{field_id}',
       );
       expect(got).toEqual(updated);
+    });
+
+    it('lists a field right after the ingest that introduced it, before the compactor ran', async () => {
+      const FRESH = 'fields-fresh';
+      const storage = server.quarry.storage;
+      expect((await server.request('POST', '/v2/datasets', { body: { name: FRESH } })).status).toBe(200);
+      const ingest = (events: object[]) =>
+        server.request('POST', `/v1/datasets/${FRESH}/ingest`, { body: events });
+      expect((await ingest([{ latency: 12 }])).status).toBe(200);
+      await storage.compactor.flush();
+      const listed = async () => {
+        const res = await server.request('GET', `/v2/datasets/${FRESH}/fields`);
+        return conforming(res, 'GET /v2/datasets/{dataset_id}/fields');
+      };
+      const datasetId = storage.registry.getByName(FRESH)!.id;
+
+      // Holding the storage lock keeps the compactor (it runs every 100 ms here) from taking the tail.
+      await storage.lock.run(async () => {
+        expect((await ingest([{ latency: 'slow', region: 'eu' }])).status).toBe(200);
+        expect(storage.tail.snapshot(datasetId)).not.toHaveLength(0);
+        expect(await listed()).toEqual(
+          expect.arrayContaining([
+            { name: 'latency', type: 'integer|string', unit: '', description: '', hidden: false },
+            { name: 'region', type: 'string', unit: '', description: '', hidden: false },
+          ]),
+        );
+        const got = await server.request('GET', `/v2/datasets/${FRESH}/fields/region`);
+        expect(await conforming(got, 'GET /v2/datasets/{dataset_id}/fields/{field_id}')).toMatchObject({
+          name: 'region',
+          type: 'string',
+        });
+        // Metadata can be set at once, before the compactor recorded the field.
+        const put = await server.request('PUT', `/v2/datasets/${FRESH}/fields/region`, {
+          body: { name: 'region', type: 'string', unit: 'none', description: 'where', hidden: true },
+        });
+        expect(put.status).toBe(200);
+      });
+
+      await storage.compactor.flush();
+      expect(storage.tail.snapshot(datasetId)).toHaveLength(0);
+      const compacted = await listed();
+      expect(compacted).toContainEqual({
+        name: 'region',
+        type: 'string',
+        unit: 'none',
+        description: 'where',
+        hidden: true,
+      });
+      expect(compacted).toContainEqual(expect.objectContaining({ name: 'latency', type: 'integer|string' }));
     });
 
     it.each([

@@ -1,14 +1,15 @@
 import { AxiomWithoutBatching } from '@axiomhq/js';
 import { call, tokenWith } from '../support/mgmt-api';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import type { TestServer } from '../support/test-server';
 
 /** `/v2/monitors` and `/v2/notifiers`: stored and validated (nothing evaluates monitors yet). */
-describe('/v2/monitors and /v2/notifiers', () => {
+describe.each(metastoreBackends())('/v2/monitors and /v2/notifiers on $name', (backend) => {
   let server: TestServer;
   let adminUserId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     adminUserId = (await call(server, 'GET /v2/user')).body.id;
     for (const name of ['mon-a', 'mon-b']) {
       expect((await call(server, 'POST /v2/datasets', { body: { name } })).status).toBe(200);

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@quarry/common';
 import { responseProblems } from '../support/openapi-responses';
-import { fetchJson, startTestServer, type JsonResponse, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { fetchJson, type JsonResponse, type TestServer } from '../support/test-server';
 
 /**
  * `/v2/rbac/roles` and `/v2/rbac/groups`: CRUD, validation naming the field, 404/409, response shapes
  * checked against v2.json, and capabilities granted through roles and groups to a user's PAT.
  */
-describe('/v2/rbac', () => {
+describe.each(metastoreBackends())('/v2/rbac on $name', (backend) => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
   });
   afterAll(async () => {
     await server?.close();

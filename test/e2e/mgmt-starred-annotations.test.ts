@@ -1,14 +1,15 @@
 import { AxiomWithoutBatching } from '@axiomhq/js';
 import { call, tokenWith } from '../support/mgmt-api';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import type { TestServer } from '../support/test-server';
 
 /** `/v2/apl-starred-queries` and `/v2/annotations`, over HTTP and through `@axiomhq/js`. */
-describe('/v2/apl-starred-queries and /v2/annotations', () => {
+describe.each(metastoreBackends())('/v2/apl-starred-queries and /v2/annotations on $name', (backend) => {
   let server: TestServer;
   let adminUserId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     adminUserId = (await call(server, 'GET /v2/user')).body.id;
     for (const name of ['sq-a', 'sq-b']) {
       expect((await call(server, 'POST /v2/datasets', { body: { name } })).status).toBe(200);

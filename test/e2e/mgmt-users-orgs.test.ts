@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@quarry/common';
 import { responseProblems } from '../support/openapi-responses';
-import { fetchJson, startTestServer, type JsonResponse, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { fetchJson, type JsonResponse, type TestServer } from '../support/test-server';
 
 /** `/v2/users`, `/v2/user` and `/v2/orgs` (single org): CRUD, validation, 404/409, v2.json shapes. */
-describe('/v2/users, /v2/user, /v2/orgs', () => {
+describe.each(metastoreBackends())('/v2/users, /v2/user, /v2/orgs on $name', (backend) => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
   });
   afterAll(async () => {
     await server?.close();

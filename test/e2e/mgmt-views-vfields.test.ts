@@ -1,8 +1,9 @@
 import { call, tokenWith } from '../support/mgmt-api';
-import { rowsOf, startTestServer, type TestServer } from '../support/test-server';
+import { metastoreBackends } from '../support/metastore-backends';
+import { rowsOf, type TestServer } from '../support/test-server';
 
 /** `/v2/vfields` (virtual fields take effect in queries) and `/v2/views` (stored only). */
-describe('/v2/vfields and /v2/views', () => {
+describe.each(metastoreBackends())('/v2/vfields and /v2/views on $name', (backend) => {
   let server: TestServer;
 
   const EVENTS = [
@@ -13,7 +14,7 @@ describe('/v2/vfields and /v2/views', () => {
   ];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await backend.startServer();
     for (const name of ['vf-logs', 'vf-other']) {
       expect((await call(server, 'POST /v2/datasets', { body: { name } })).status).toBe(200);
     }
@@ -210,25 +211,7 @@ describe('/v2/vfields and /v2/views', () => {
       const other = await apl("['vf-other'] | project secs");
       expect(other.status).toBe(400);
     });
-    it('do not outlive their dataset: a namesake created later starts without them', async () => {
-      expect((await call(server, 'POST /v2/datasets', { body: { name: 'vf-reborn' } })).status).toBe(200);
-      await server.request('POST', '/v1/ingest/vf-reborn', { body: EVENTS });
-      const field = await createVfield({ dataset: 'vf-reborn', name: 'doubled', expression: 'ms * 2' });
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).rows).toEqual([{ max_doubled: 18000 }]);
-
-      expect(
-        (await call(server, 'DELETE /v2/datasets/{dataset_id}', { params: { dataset_id: 'vf-reborn' } }))
-          .status,
-      ).toBe(204);
-      expect((await call(server, 'POST /v2/datasets', { body: { name: 'vf-reborn' } })).status).toBe(200);
-      await server.request('POST', '/v1/ingest/vf-reborn', { body: EVENTS });
-      expect((await call(server, 'GET /v2/vfields/{id}', { params: { id: field.id } })).status).toBe(404);
-      expect((await call(server, 'GET /v2/vfields', { query: { dataset: 'vf-reborn' } })).body).toEqual([]);
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).status).toBe(400);
-      // The name is free again on the new dataset.
-      await createVfield({ dataset: 'vf-reborn', name: 'doubled', expression: 'ms * 3' });
-      expect((await apl("['vf-reborn'] | summarize max(doubled)")).rows).toEqual([{ max_doubled: 27000 }]);
-    });
+    // Deleting the dataset deletes its fields: mgmt-dataset-delete.test.ts.
   });
 
   describe('views', () => {

@@ -33,7 +33,7 @@ export class Metastore {
 
   private constructor(
     readonly db: SqlDatabase,
-    clock: Clock,
+    private readonly clock: Clock,
   ) {
     this.orgs = new OrgRepository(db, clock);
     this.users = new UserRepository(db, clock);
@@ -63,6 +63,15 @@ export class Metastore {
       throw err;
     }
     return new Metastore(db, options.clock ?? systemClock);
+  }
+
+  /**
+   * Runs `fn` with repositories bound to one transaction: committed when `fn` resolves, rolled back when
+   * it throws. For changes that span repositories (a dataset and everything that goes with it). Inside
+   * `fn`, use only the given Metastore (see `SqlDatabase.transaction`).
+   */
+  transaction<T>(fn: (tx: Metastore) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new Metastore(tx, this.clock)));
   }
 
   close(): Promise<void> {

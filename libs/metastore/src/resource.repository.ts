@@ -237,6 +237,21 @@ export class ResourceRepository {
     return toRecord<D>(rows[0]);
   }
 
+  /**
+   * Deletes every resource of a kind whose `datasets` name the dataset, and returns them: what belongs to a
+   * dataset goes with it (virtual fields).
+   */
+  async deleteOfDataset<D extends ResourceDocument>(
+    kind: ResourceKind,
+    dataset: string,
+  ): Promise<ResourceRecord<D>[]> {
+    const rows = await this.db.query<ResourceRow>(
+      `DELETE FROM resources WHERE kind = $1 AND datasets && ARRAY[$2::text] RETURNING ${COLUMNS}`,
+      [kind, dataset],
+    );
+    return rows.map((row) => toRecord<D>(row));
+  }
+
   private nowIso(): string {
     return new Date(this.clock.nowMs()).toISOString();
   }

@@ -125,6 +125,26 @@ export function metastoreContract(factory: SqlDatabaseFactory): void {
         expect(await store.blocks.committedOffset(1)).toBe(5);
       });
 
+      it('binds every repository of Metastore.transaction to one transaction', async () => {
+        await expect(
+          store.transaction(async (tx) => {
+            const dataset = await tx.datasets.create({ name: 'in-tx' });
+            await tx.blocks.registerBlocks([block(dataset.id, 0, 9)], { partition: 0, offset: 10 });
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.datasets.getByName('in-tx')).toBeNull();
+        expect(await store.blocks.committedOffset(0)).toBe(0);
+
+        const committed = await store.transaction(async (tx) => {
+          const dataset = await tx.datasets.create({ name: 'in-tx' });
+          await tx.blocks.registerBlocks([block(dataset.id, 0, 9)], { partition: 0, offset: 10 });
+          return dataset;
+        });
+        expect(await store.datasets.getByName('in-tx')).toEqual(committed);
+        expect(await store.blocks.listBlocks(committed.id)).toHaveLength(1);
+      });
+
       it('serializes concurrent transactions', async () => {
         await store.blocks.commitOffset({ partition: 0, offset: 0 });
         // Read-modify-write in each transaction: without isolation/serialization increments would be lost.

@@ -143,5 +143,16 @@ export function resourceContract(factory: SqlDatabaseFactory): void {
       expect(await ids({ offset: 3 })).toEqual([]);
       expect(await store.resources.list('monitor')).toEqual([]);
     });
+
+    it('deletes the resources of one kind that name a dataset', async () => {
+      await store.resources.create('vfield', 'f1', { datasets: ['logs'], document: {} }, 'u');
+      await store.resources.create('vfield', 'f2', { datasets: ['other'], document: {} }, 'u');
+      await store.resources.create('annotation', 'a1', { datasets: ['other', 'logs'], document: {} }, 'u');
+      const deleted = await store.resources.deleteOfDataset('vfield', 'logs');
+      expect(deleted.map((r) => r.id)).toEqual(['f1']);
+      expect((await store.resources.list('vfield')).map((r) => r.id)).toEqual(['f2']);
+      expect((await store.resources.list('annotation')).map((r) => r.id)).toEqual(['a1']);
+      expect(await store.resources.deleteOfDataset('vfield', 'logs')).toEqual([]);
+    });
   });
 }

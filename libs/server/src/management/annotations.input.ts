@@ -50,6 +50,11 @@ function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** The stored form: the document plus the columns lists filter on (datasets, time range). */
+export function annotationContent(doc: AnnotationDocument) {
+  return { datasets: doc.datasets, startTime: doc.time, endTime: doc.endTime, document: doc };
+}
+
 /** Annotation: members in schema order; optional text members only when set. */
 export function annotationView(record: ResourceRecord<AnnotationDocument>) {
   const view: Record<string, unknown> = { id: record.id };

@@ -3,7 +3,7 @@ import { prefixedId, systemClock, type Clock } from '@quarry/common';
 import { resourceNotFound, type ResourceFilter, type ResourceRecord } from '@quarry/metastore';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
-import { parseAnnotation, type AnnotationDocument } from './annotations.input';
+import { annotationContent, parseAnnotation, type AnnotationDocument } from './annotations.input';
 
 type AnnotationRecord = ResourceRecord<AnnotationDocument>;
 
@@ -39,14 +39,19 @@ export class AnnotationsService {
 
   create(body: Record<string, unknown>, who: string): Promise<AnnotationRecord> {
     const doc = parseAnnotation(body, this.nowIso());
-    return this.storage.metastore.resources.create('annotation', prefixedId('ann_'), contentOf(doc), who);
+    return this.storage.metastore.resources.create(
+      'annotation',
+      prefixedId('ann_'),
+      annotationContent(doc),
+      who,
+    );
   }
 
   /** A partial update: members left out keep their values. */
   async update(id: string, body: Record<string, unknown>, who: string): Promise<AnnotationRecord> {
     const current = await this.get(id);
     const doc = parseAnnotation(body, this.nowIso(), current.document);
-    return this.storage.metastore.resources.replace('annotation', id, contentOf(doc), who);
+    return this.storage.metastore.resources.replace('annotation', id, annotationContent(doc), who);
   }
 
   async delete(id: string): Promise<void> {
@@ -56,8 +61,4 @@ export class AnnotationsService {
   private nowIso(): string {
     return new Date(this.clock.nowMs()).toISOString();
   }
-}
-
-function contentOf(doc: AnnotationDocument) {
-  return { datasets: doc.datasets, startTime: doc.time, endTime: doc.endTime, document: doc };
 }

@@ -1,8 +1,22 @@
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access } from '../auth/access.decorator';
 import { principalOf } from '../auth/auth.guard';
+import { DashboardErrorFilter } from './dashboard-error.filter';
 import { dashboardResource, parseChartPatch, parseDashboardUpsert } from './dashboards.input';
 import { DashboardsService, type DashboardWrite } from './dashboards.service';
 import { asObject } from './dataset-validation';
@@ -13,7 +27,9 @@ function writeResponse(write: DashboardWrite) {
   return { status: write.status, dashboard: dashboardResource(write.record), overwritten: write.overwritten };
 }
 
+/** Errors in the DashboardError shape of v2.json (docs/management.md). */
 @Controller('v2/dashboards')
+@UseFilters(DashboardErrorFilter)
 export class DashboardsController {
   constructor(private readonly dashboards: DashboardsService) {}
 

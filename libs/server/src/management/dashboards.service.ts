@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { conflict, invalid, newId, notFound } from '@quarry/common';
-import { resourceNotFound, type ResourceRecord } from '@quarry/metastore';
+import { conflict, invalid, isQuarryError, newId, notFound } from '@quarry/common';
+import type { ResourceRecord } from '@quarry/metastore';
 import type { Principal } from '../auth/principal';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -26,7 +26,8 @@ export interface DashboardWrite {
 
 /**
  * Dashboards (`/v2/dashboards`), addressed by an org-unique `uid`. Every update increments `version`; an
- * update names the version it read and fails with 409 when the dashboard moved on, unless `overwrite`.
+ * update names the version it read and fails with a version conflict (412, `DashboardErrorFilter`) when
+ * the dashboard moved on, unless `overwrite`.
  */
 @Injectable()
 export class DashboardsService {
@@ -55,7 +56,7 @@ export class DashboardsService {
       'dashboard',
       uid,
     );
-    if (!record) throw resourceNotFound('dashboard', uid);
+    if (!record) throw dashboardNotFound(uid);
     return record;
   }
 
@@ -114,19 +115,39 @@ export class DashboardsService {
     await this.storage.metastore.resources.delete('dashboard', current.id);
   }
 
-  private write(id: string, uid: string, document: DashboardDocument, who: string, expectedVersion?: number) {
-    return this.storage.metastore.resources.replace<DashboardDocument>(
-      'dashboard',
-      id,
-      contentOf(uid, document),
-      who,
-      expectedVersion,
-    );
+  private async write(
+    id: string,
+    uid: string,
+    document: DashboardDocument,
+    who: string,
+    expectedVersion?: number,
+  ): Promise<DashboardRecord> {
+    try {
+      return await this.storage.metastore.resources.replace<DashboardDocument>(
+        'dashboard',
+        id,
+        contentOf(uid, document),
+        who,
+        expectedVersion,
+      );
+    } catch (err) {
+      // The repository names the internal id; clients know the dashboard by its uid.
+      if (!isQuarryError(err) || err.code !== 'version_conflict') throw err;
+      const currentVersion = err.details?.currentVersion;
+      throw conflict(
+        `dashboard "${uid}" is at version ${currentVersion}, not ${expectedVersion}: reload it and retry`,
+        { code: 'version_conflict', details: { currentVersion, uid } },
+      );
+    }
   }
 }
 
 function contentOf(uid: string, document: DashboardDocument) {
   return { naturalKey: uid, owner: document.owner, document: { ...document, uid } };
+}
+
+function dashboardNotFound(uid: string) {
+  return notFound(`dashboard "${uid}" not found`, { code: 'dashboard_not_found', details: { uid } });
 }
 
 /** A uid for a dashboard created without one: 16 URL-safe characters. */

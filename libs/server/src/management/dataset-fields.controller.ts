@@ -6,6 +6,7 @@ import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access } from '../auth/access.decorator';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
+import { listDatasetFields, storeListedField } from './dataset-fields';
 import { validateBody } from './openapi-validation';
 
 /** DatasetField as v2.json has it. */
@@ -45,19 +46,17 @@ export function validateMapFieldName(name: string, where = 'name'): string {
 export class DatasetFieldsController {
   constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
 
+  /** Fields of compacted blocks and of the tail alike: a field is listed right after its first ingest. */
   @Get('fields')
   @Access({ tokens: 'any', org: ['datasets', 'read'] })
   async listFields(@Param('id') id: string) {
-    return (await this.storage.metastore.datasets.listFields(this.dataset(id).id)).map(fieldView);
+    return (await listDatasetFields(this.storage, this.dataset(id).id)).map(fieldView);
   }
 
   @Get('fields/:field')
   @Access({ tokens: 'any', org: ['datasets', 'read'] })
   async getField(@Param('id') id: string, @Param('field') name: string) {
-    const fields = await this.storage.metastore.datasets.listFields(this.dataset(id).id);
-    const field = fields.find((f) => f.name === name);
-    if (!field) throw notFound(`field "${name}" not found in dataset "${id}"`, { code: 'field_not_found' });
-    return fieldView(field);
+    return fieldView(await this.field(id, name));
   }
 
   /** Updates unit, description and hidden; the type comes from ingested data and cannot be set. */
@@ -73,7 +72,9 @@ export class DatasetFieldsController {
         code: 'field_invalid',
       });
     }
-    const field = await this.storage.metastore.datasets.updateField(this.dataset(id).id, name, {
+    const datasetId = this.dataset(id).id;
+    await storeListedField(this.storage, datasetId, await this.field(id, name));
+    const field = await this.storage.metastore.datasets.updateField(datasetId, name, {
       unit: body.unit,
       description: body.description,
       hidden: body.hidden,
@@ -124,6 +125,14 @@ export class DatasetFieldsController {
       dataset,
       dataset.mapFields.filter((f) => f !== name),
     );
+  }
+
+  private async field(datasetName: string, name: string): Promise<DatasetFieldRecord> {
+    const fields = await listDatasetFields(this.storage, this.dataset(datasetName).id);
+    const field = fields.find((f) => f.name === name);
+    if (!field)
+      throw notFound(`field "${name}" not found in dataset "${datasetName}"`, { code: 'field_not_found' });
+    return field;
   }
 
   private dataset(name: string): DatasetRecord {

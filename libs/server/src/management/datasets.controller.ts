@@ -42,8 +42,8 @@ export class DatasetsController {
   @Delete('v2/datasets/:id')
   @HttpCode(204)
   @Access({ tokens: 'any', org: ['datasets', 'delete'] })
-  async deleteV2(@Param('id') id: string): Promise<void> {
-    await this.datasets.delete(id);
+  async deleteV2(@Param('id') id: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.datasets.delete(id, principalOf(request).userId);
   }
 
   @Get('v1/datasets')
@@ -76,8 +76,8 @@ export class DatasetsController {
   @Delete('v1/datasets/:id')
   @HttpCode(204)
   @Access({ tokens: 'any', org: ['datasets', 'delete'] })
-  async deleteV1(@Param('id') id: string): Promise<void> {
-    await this.datasets.delete(id);
+  async deleteV1(@Param('id') id: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.datasets.delete(id, principalOf(request).userId);
   }
 
   private create(request: FastifyRequest) {

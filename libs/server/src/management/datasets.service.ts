@@ -3,14 +3,22 @@ import { notFound } from '@quarry/common';
 import type { DatasetRecord } from '@quarry/metastore';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
+import { releaseDatasetReferences } from './dataset-references';
 import type { DatasetInput } from './dataset-validation';
+import { VirtualFieldCache } from './vfields.cache';
 
-/** Dataset lifecycle. Deleting a dataset removes its blocks, its tail and its schema. */
+/**
+ * Dataset lifecycle. Deleting a dataset removes its blocks, its tail, its schema and the resources that
+ * belong to it (docs/management.md).
+ */
 @Injectable()
 export class DatasetsService {
   private readonly logger = new Logger('datasets');
 
-  constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
+  constructor(
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+    private readonly virtualFields: VirtualFieldCache,
+  ) {}
 
   list(): DatasetRecord[] {
     return this.storage.registry.list();
@@ -46,11 +54,20 @@ export class DatasetsService {
     return updated;
   }
 
-  async delete(name: string): Promise<void> {
+  /**
+   * Deletes the dataset, its blocks, tail and schema, and settles the resources that name it
+   * (`releaseDatasetReferences`): the metastore rows change in one transaction, so a failure leaves the
+   * dataset and everything that names it as they were.
+   */
+  async delete(name: string, who: string): Promise<void> {
     const dataset = this.get(name);
     await this.storage.lock.run(async () => {
-      const blocks = await this.storage.metastore.blocks.deleteBlocksOfDataset(dataset.id);
-      await this.storage.metastore.datasets.delete(dataset.id);
+      const { blocks, released } = await this.storage.metastore.transaction(async (tx) => {
+        const blocks = await tx.blocks.deleteBlocksOfDataset(dataset.id);
+        const released = await releaseDatasetReferences(tx, name, who);
+        await tx.datasets.delete(dataset.id);
+        return { blocks, released };
+      });
       this.storage.registry.remove(name);
       this.storage.blocks.dropDataset(dataset.id);
       this.storage.tail.dropDataset(dataset.id);
@@ -60,7 +77,12 @@ export class DatasetsService {
       }
       // Metrics datasets: series catalog, point blocks and tail (after the registry forgot the dataset).
       const metricBlocks = await this.storage.metrics.deleteDataset(dataset.id);
-      this.logger.log(`deleted dataset "${name}" and its ${blocks.length + metricBlocks} blocks`);
+      this.logger.log(
+        `deleted dataset "${name}", its ${blocks.length + metricBlocks} blocks and ` +
+          `${released.virtualFields} virtual fields; annotations: ${released.annotationsStripped} ` +
+          `lost the dataset, ${released.annotationsDeleted} deleted`,
+      );
     });
+    await this.virtualFields.reload();
   }
 }

@@ -84,7 +84,10 @@ export class VirtualFieldsService {
     return record;
   }
 
-  /** False for a field of a dataset that was deleted (and maybe created again since). */
+  /**
+   * False for a field of a dataset that was deleted (and maybe created again since). Deleting a dataset
+   * deletes its fields now, but rows left by earlier versions, which did not, must not reach a namesake.
+   */
   private isCurrent(record: VirtualFieldRecord): boolean {
     return this.storage.registry.getByName(record.document.dataset)?.id === record.document.datasetId;
   }

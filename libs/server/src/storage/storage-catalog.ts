@@ -15,7 +15,7 @@ import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
 import { countRowsInParts, partsOf, scanParts, type ScanPart } from './part-scan';
-import type { TailBuffer } from './tail-buffer';
+import type { TailBuffer, TailEntry } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
 const DEFAULT_READER_LIMITS: BlockReaderLimits = {
@@ -81,6 +81,29 @@ export class StorageCatalog implements Catalog {
   }
 }
 
+/**
+ * The fields of `stored` and of the tail entries (not compacted yet), by name: a field seen with several
+ * types gets their union (`integer|string`, sorted), as the compactor will record it. Sorted by name.
+ */
+export function mergeTailFields(
+  stored: readonly FieldSchema[],
+  tail: readonly Pick<TailEntry, 'fields'>[],
+): FieldSchema[] {
+  const types = new Map<string, Set<string>>();
+  const note = (name: string, type: string) => {
+    const set = types.get(name) ?? new Set<string>();
+    for (const t of type.split('|')) set.add(t);
+    types.set(name, set);
+  };
+  for (const field of stored) note(field.name, field.type);
+  for (const entry of tail) {
+    for (const field of entry.fields) note(field.name, wireTypeOfKind(field.kind));
+  }
+  return [...types.entries()]
+    .map(([name, set]) => ({ name, type: [...set].sort().join('|') }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** A dataset as stored here: its blocks and tail, snapshotted when a scan starts. */
 export class StoredDatasetSource implements DatasetSource {
   constructor(
@@ -90,21 +113,12 @@ export class StoredDatasetSource implements DatasetSource {
   ) {}
 
   async schema(): Promise<FieldSchema[]> {
-    const types = new Map<string, Set<string>>();
-    const note = (name: string, type: string) => {
-      const set = types.get(name) ?? new Set<string>();
-      for (const t of type.split('|')) set.add(t);
-      types.set(name, set);
-    };
-    note(TIME_FIELD, 'datetime');
-    note(SYS_TIME_FIELD, 'datetime');
-    for (const field of await this.catalog.storedFields(this.datasetId)) note(field.name, field.type);
-    for (const entry of this.catalog.snapshot(this.datasetId).tail) {
-      for (const field of entry.fields) note(field.name, wireTypeOfKind(field.kind));
-    }
-    return [...types.entries()]
-      .map(([name, set]) => ({ name, type: [...set].sort().join('|') }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const always = [
+      { name: TIME_FIELD, type: 'datetime' },
+      { name: SYS_TIME_FIELD, type: 'datetime' },
+    ];
+    const stored = await this.catalog.storedFields(this.datasetId);
+    return mergeTailFields([...always, ...stored], this.catalog.snapshot(this.datasetId).tail);
   }
 
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
