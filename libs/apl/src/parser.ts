@@ -550,6 +550,22 @@ class Parser {
     return { kind: 'datatable', columns, values, span: this.spanFrom(start) };
   }
 
+  /**
+   * A column name that may be a dotted path: `geo.city`, `['geo']['city']` and `['geo.city']` all name the
+   * flattened field `geo.city` (apl.md §2).
+   */
+  private parseFieldPath(): string {
+    let name = this.parseColumnName();
+    for (;;) {
+      if (this.isPunct('.') && this.peek(1).kind === 'ident') {
+        this.advance();
+        name += '.' + this.advance().text;
+      } else if (this.isPunct('[') && this.peek(1).kind === 'string') {
+        name += '.' + this.parseBracketName();
+      } else return name;
+    }
+  }
+
   private parseColumnName(): string {
     if (this.isPunct('[')) return this.parseBracketName();
     const t = this.peek();
@@ -608,9 +624,9 @@ class Parser {
         const items: { name: string; from: string; span: SourceSpan }[] = [];
         do {
           const s = this.peek().start;
-          const name = this.parseColumnName();
+          const name = this.parseFieldPath();
           this.expectPunct('=');
-          const from = this.parseColumnName();
+          const from = this.parseFieldPath();
           items.push({ name, from, span: this.spanFrom(s) });
         } while (this.acceptPunct(','));
         return done({ kind: 'project-rename' as const, items });
@@ -1086,16 +1102,29 @@ class Parser {
     const out: NamePattern[] = [];
     do {
       const s = this.peek().start;
-      let pattern = this.isPunct('*') ? (this.advance(), '*') : this.parseColumnName();
-      // `resp*`, `*_id`, `a*b`: the pieces of a pattern touch each other.
-      while (
-        this.peek().start === this.lastEnd &&
-        (this.isPunct('*') || this.peek().kind === 'ident' || this.peek().kind === 'int')
-      ) {
-        const t = this.advance();
-        pattern += this.src.text.slice(t.start, t.end);
+      // The pieces of a pattern touch each other: `resp*`, `*_id`, `a*b`, `['geo.']*`, and dotted paths
+      // (`geo.city`, `geo.*`, `['geo']['city']`) name flattened fields. Only a `*` outside quotes is a
+      // wildcard: `['a*']` is the column literally named `a*`.
+      let pattern = '';
+      let wildcard = false;
+      for (let first = true; ; first = false) {
+        if (!first && this.peek().start !== this.lastEnd) break;
+        if (this.isPunct('*')) {
+          this.advance();
+          pattern += '*';
+          wildcard = true;
+        } else if (this.isPunct('[') && (first || this.peek(1).kind === 'string')) {
+          const name = this.parseBracketName();
+          pattern += first || pattern.endsWith('*') || pattern.endsWith('.') ? name : `.${name}`;
+        } else if (this.peek().kind === 'ident' || (!first && this.peek().kind === 'int')) {
+          pattern += this.advance().text;
+        } else if (!first && this.isPunct('.') && this.peek(1).start === this.peek().end) {
+          this.advance();
+          pattern += '.';
+        } else if (first) {
+          throw this.expected('a column name');
+        } else break;
       }
-      const wildcard = pattern.includes('*') && !(s < this.src.text.length && this.src.text[s] === '[');
       let order: NamePattern['order'];
       if (allowOrder) {
         if (this.isIdent('asc') || this.isIdent('desc')) order = this.advance().text as 'asc' | 'desc';
