@@ -152,7 +152,7 @@ class PlanBuilder {
         }
         const rows: PExpr[][] = [];
         for (let i = 0; i < s.values.length; i += width) {
-          rows.push(s.columns.map((c, j) => this.bindExpr(s.values[i + j], [])));
+          rows.push(s.columns.map((c, j) => this.datatableValue(s.values[i + j], c)));
         }
         return { kind: 'values', schema: s.columns.map((c) => ({ name: c.name, type: c.type })), rows };
       }
@@ -184,6 +184,23 @@ class PlanBuilder {
         );
       }
     }
+  }
+
+  /**
+   * A `datatable` value of its column's declared type: a typed or bare null takes the column's type, a long
+   * in a real column is widened, anything goes in a dynamic column; any other type is a mismatch (Kusto
+   * rejects it too), so a column never holds values of another kind than it declares.
+   */
+  private datatableValue(e: Expr, column: { name: string; type: AplType }): PExpr {
+    const v = this.bindExpr(e, []);
+    if (v.type === column.type || column.type === 'dynamic') return v;
+    if (v.kind === 'lit' && v.value === null) return lit(null, column.type);
+    if (v.type === 'long' && column.type === 'real') return call('toreal', [v], 'real');
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `datatable column '${column.name}'`, expected: column.type, got: v.type },
+      e.span,
+    );
   }
 
   /**
