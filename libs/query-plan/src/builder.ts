@@ -22,6 +22,11 @@ import { constantTime } from './const-time';
 import { call, col, columnsOf, lit, type PExpr } from './expr';
 import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
 import {
+  aggregateArgumentError,
+  scalarArgumentError,
+  type ArgumentTypeError,
+} from './functions/argument-types';
+import {
   INTERNAL_FUNCTIONS,
   RARELY_SUGGESTED,
   SCALAR_SIGNATURES,
@@ -846,6 +851,14 @@ class PlanBuilder {
     });
     const argExprs = e.args.filter((a) => a.kind !== 'star');
     const bound = argExprs.map((a) => this.bindExpr(a, fields));
+    this.checkArgumentTypes(
+      e.name,
+      aggregateArgumentError(
+        e.name,
+        bound.map((b) => b.type),
+      ),
+      argExprs,
+    );
     let predicate: PExpr | null = null;
     let values = bound;
     if (sig.predicateIndex !== undefined) {
@@ -866,6 +879,17 @@ class PlanBuilder {
           if (p.kind === 'lit' && Array.isArray(p.value)) params.push(...(p.value as unknown[]));
           else params.push(this.constantOf(p, e.span, sig.name));
         }
+        for (const p of params) {
+          if (typeof p !== 'number' || !(p >= 0 && p <= 100))
+            throw aplError(
+              'apl_invalid_argument',
+              {
+                name: sig.name,
+                reason: `a percentile must be a number from 0 to 100, not ${JSON.stringify(p)}`,
+              },
+              e.span,
+            );
+        }
         break;
       }
       case 'dcount':
@@ -876,6 +900,16 @@ class PlanBuilder {
       case 'make_set_if':
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
+        // The size cap of make_list / make_set (dcount's accuracy level is accepted and ignored).
+        if (sig.name.startsWith('make_') && params.length > 0) {
+          const cap = params[0];
+          if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1)
+            throw aplError(
+              'apl_invalid_argument',
+              { name: sig.name, reason: 'the maximum size must be a positive integer' },
+              e.span,
+            );
+        }
         break;
       case 'make_bag':
         valueArgs = values.slice(0, 1);
@@ -1150,6 +1184,20 @@ class PlanBuilder {
           this.bindExpr(e.low, fields),
           this.bindExpr(e.high, fields),
         ];
+        const [x, low, high] = args.map((a) => a.type);
+        // `datetime between (t .. 1h)`: a timespan upper bound is an offset from the lower one (Kusto).
+        const offset = x === 'datetime' && high === 'timespan';
+        if (!comparable(x, low) || !(offset || comparable(x, high))) {
+          throw aplError(
+            'apl_type_mismatch',
+            {
+              what: `operator '${e.negated ? '!between' : 'between'}'`,
+              expected: 'bounds of the type of the value',
+              got: `${x} between ${low} .. ${high}`,
+            },
+            comparable(x, low) ? e.high.span : e.low.span,
+          );
+        }
         return call(e.negated ? '!between' : 'between', args, 'bool');
       }
       case 'call':
@@ -1219,6 +1267,16 @@ class PlanBuilder {
     if (reason) throw aplError('apl_invalid_regex', { pattern, reason }, span);
   }
 
+  /** Throws the type mismatch of an argument at its position (`argument 2 of 'round': expected a number …`). */
+  private checkArgumentTypes(fn: string, bad: ArgumentTypeError | null, args: { span: SourceSpan }[]): void {
+    if (bad === null) return;
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `argument ${bad.index + 1} of '${fn}'`, expected: bad.expected, got: bad.got },
+      args[bad.index].span,
+    );
+  }
+
   private bindBinary(e: Extract<Expr, { kind: 'binary' }>, fields: Field[]): PExpr {
     const left = this.bindExpr(e.left, fields);
     const right = this.bindExpr(e.right, fields);
@@ -1249,7 +1307,20 @@ class PlanBuilder {
       }
       return call(e.op, [left, right], 'bool');
     }
-    if (COMPARE_OPS.has(e.op)) return call(e.op, [left, right], 'bool');
+    if (COMPARE_OPS.has(e.op)) {
+      if (!comparable(left.type, right.type)) {
+        throw aplError(
+          'apl_type_mismatch',
+          {
+            what: `operator '${e.op}'`,
+            expected: 'comparable operand types',
+            got: `${left.type} and ${right.type}`,
+          },
+          e.opSpan,
+        );
+      }
+      return call(e.op, [left, right], 'bool');
+    }
     if ((e.op === 'matches regex' || e.op === '!matches regex') && right.kind === 'lit') {
       if (typeof right.value === 'string') this.checkRegex(right.value, e.right.span);
     }
@@ -1287,10 +1358,15 @@ class PlanBuilder {
       case 'now': {
         const base = lit(this.ctx.nowMs, 'datetime');
         if (e.args.length === 0) return base;
-        return call('+', [base, this.bindExpr(e.args[0], fields)], 'datetime');
+        const offset = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [offset.type]), e.args);
+        return call('+', [base, offset], 'datetime');
       }
-      case 'ago':
-        return call('-', [lit(this.ctx.nowMs, 'datetime'), this.bindExpr(e.args[0], fields)], 'datetime');
+      case 'ago': {
+        const span = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [span.type]), e.args);
+        return call('-', [lit(this.ctx.nowMs, 'datetime'), span], 'datetime');
+      }
       case 'column_ifexists': {
         const target = e.args[0];
         if (target.kind !== 'literal' || typeof target.value !== 'string') {
@@ -1320,6 +1396,7 @@ class PlanBuilder {
       }
       case 'bin_auto': {
         const arg = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [arg.type]), e.args);
         const size = binAutoSizeMs(this.ctx.startMs, this.ctx.endMs);
         return call('bin', [arg, lit(size, 'timespan')], 'datetime');
       }
@@ -1328,12 +1405,31 @@ class PlanBuilder {
     }
     const args = e.args.map((a) => this.bindExpr(a, fields));
     const fn = canonicalFunctionName(name);
+    this.checkArgumentTypes(
+      name,
+      scalarArgumentError(
+        fn,
+        args.map((a) => a.type),
+      ),
+      e.args,
+    );
     const regexAt = REGEX_ARGUMENT.get(fn);
     const pattern = regexAt === undefined ? undefined : args[regexAt];
     if (pattern?.kind === 'lit' && typeof pattern.value === 'string')
       this.checkRegex(pattern.value, e.args[regexAt!].span);
     return call(fn, args, sig.returns(args.map((a) => a.type)));
   }
+}
+
+/**
+ * Whether two static types may be compared. Datetimes and timespans compare only with their own type:
+ * anything else would compare their milliseconds with a number or a text. Other mixes stay allowed with
+ * the documented outcome (a string and a number: `==` false, `<` null; apl.md §3.1).
+ */
+function comparable(a: AplType, b: AplType): boolean {
+  if (a === b || a === 'dynamic' || b === 'dynamic') return true;
+  const temporal = (t: AplType) => t === 'datetime' || t === 'timespan';
+  return !temporal(a) && !temporal(b);
 }
 
 /** Literals and calls over literals (`dynamic([...])`, `ago(1h)`, `-1`). */
