@@ -110,6 +110,8 @@ export type Expr =
 export interface Assignment {
   name?: string;
   nameSpan?: SourceSpan;
+  /** `(a, b) = f(x)`: one name per column of a function that returns several (`series_fft`). */
+  names?: { name: string; span: SourceSpan }[];
   expr: Expr;
   span: SourceSpan;
 }

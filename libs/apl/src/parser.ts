@@ -1172,6 +1172,19 @@ class Parser {
   private parseAssignment(): Assignment {
     const start = this.peek().start;
     const t = this.peek();
+    const tupleLength = this.tupleAssignmentLength();
+    if (tupleLength > 0) {
+      this.advance();
+      const names: { name: string; span: SourceSpan }[] = [];
+      for (let i = 0; i < tupleLength; i++) {
+        const n = this.advance();
+        names.push({ name: n.text, span: this.tokSpan(n) });
+        this.advance(); // ',' or ')'
+      }
+      this.expectPunct('=');
+      const expr = this.parseExpr();
+      return { names, expr, span: this.spanFrom(start) };
+    }
     if (t.kind === 'ident' && this.isPunct('=', 1)) {
       this.advance();
       this.advance();
@@ -1188,6 +1201,16 @@ class Parser {
     }
     const expr = this.parseExpr();
     return { expr, span: this.spanFrom(start) };
+  }
+
+  /** The number of names when the next tokens are `(a, b, …) =` (Kusto's tuple assignment), else 0. */
+  private tupleAssignmentLength(): number {
+    if (!this.isPunct('(')) return 0;
+    for (let i = 1; ; i += 2) {
+      if (this.peek(i).kind !== 'ident') return 0;
+      if (this.isPunct(')', i + 1)) return this.isPunct('=', i + 2) ? (i + 1) / 2 : 0;
+      if (!this.isPunct(',', i + 1)) return 0;
+    }
   }
 
   // ---- scalar expressions ----

@@ -1025,26 +1025,52 @@ class PlanBuilder {
     let generated = 0;
     let scope = fields;
     for (const item of items) {
-      if ((context === 'extend' || context === 'project') && isSeriesStatsCall(item.expr)) {
-        // `series_stats(x)` is seven columns: <prefix>_min, _min_idx, _max, _max_idx, _avg, _variance, _stdev.
-        const source = this.bindExpr(item.expr.args[0], scope);
-        const prefix = item.name ?? `series_stats_${source.kind === 'col' ? source.name : ''}`;
-        for (const key of ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev']) {
-          const type: AplType = key.endsWith('_idx') ? 'long' : 'real';
-          const stat = call(
-            'getprop',
-            [call('series_stats_dynamic', [source], 'dynamic'), lit(key, 'string')],
-            'dynamic',
+      const multi = multiColumnOf(item.expr);
+      if (item.names && (!multi || context === 'by' || context === 'distinct')) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: context,
+            reason: '(a, b, …) = names the columns of series_stats, series_fft or series_ifft only',
+          },
+          item.span,
+        );
+      }
+      if (multi && context !== 'by' && context !== 'distinct') {
+        // One call, several columns: each reads a key of the function's bag. Names: `(a, b) = f(x)`, else
+        // `<name or f_x>_<key>` (series_stats_x_min, series_fft_y_real).
+        const call0 = item.expr as Extract<Expr, { kind: 'call' }>;
+        const args = call0.args.map((a) => this.bindExpr(a, scope));
+        if (call0.name === 'series_stats' && args.length !== 1)
+          throw aplError(
+            'apl_wrong_arity',
+            { name: call0.name, expected: '1', got: args.length },
+            call0.span,
           );
-          const name = `${prefix}_${key}`;
-          const expr = call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
+        if (item.names && item.names.length !== multi.columns.length) {
+          throw aplError(
+            'apl_invalid_argument',
+            {
+              name: call0.name,
+              reason: `it returns ${multi.columns.length} columns but ${item.names.length} names were given`,
+            },
+            item.span,
+          );
+        }
+        const source = args[0];
+        const prefix = item.name ?? `${call0.name}_${source.kind === 'col' ? source.name : ''}`;
+        const bag = call(multi.bag, args, 'dynamic');
+        multi.columns.forEach(({ key, type }, i) => {
+          const stat = call('getprop', [bag, lit(key, 'string')], 'dynamic');
+          const name = item.names ? item.names[i].name : `${prefix}_${key}`;
+          const expr = type === 'dynamic' ? stat : call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
           if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type }];
           else {
             const existing = out.findIndex((o) => o.name === name);
             if (existing >= 0) out.splice(existing, 1);
           }
           out.push({ name, expr });
-        }
+        });
         continue;
       }
       const expr = this.bindExpr(item.expr, scope);
@@ -1566,8 +1592,21 @@ function naturalCompare(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-function isSeriesStatsCall(e: Expr): e is Extract<Expr, { kind: 'call' }> {
-  return e.kind === 'call' && e.name === 'series_stats' && e.args.length === 1;
+/** Functions that return several columns in `extend` / `project` / `print`: the bag they are read from. */
+const MULTI_COLUMN: Record<string, { bag: string; columns: { key: string; type: AplType }[] }> = {
+  series_stats: {
+    bag: 'series_stats_dynamic',
+    columns: ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev'].map((key) => ({
+      key,
+      type: key.endsWith('_idx') ? 'long' : 'real',
+    })),
+  },
+  series_fft: { bag: 'series_fft', columns: ['real', 'imag'].map((key) => ({ key, type: 'dynamic' })) },
+  series_ifft: { bag: 'series_ifft', columns: ['real', 'imag'].map((key) => ({ key, type: 'dynamic' })) },
+};
+
+function multiColumnOf(e: Expr): (typeof MULTI_COLUMN)[string] | null {
+  return e.kind === 'call' && Object.hasOwn(MULTI_COLUMN, e.name) ? MULTI_COLUMN[e.name] : null;
 }
 
 /** The conversion function for a typed `parse-kv` key (strings need none). */
