@@ -19,6 +19,13 @@ import { QuarryError, type SourceSpan } from '@quarry/common';
 import { arithmeticResultType } from './arith-types';
 import { binAutoSizeMs } from './bin-auto';
 import { constantTime } from './const-time';
+import {
+  strictBranches,
+  strictComparison,
+  strictElements,
+  strictStringOperands,
+  type StrictProblem,
+} from './strict-types';
 import { call, col, columnsOf, lit, type PExpr } from './expr';
 import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
 import {
@@ -103,6 +110,8 @@ class PlanBuilder {
   private readonly scalarLets = new Map<string, PExpr>();
   private readonly tableLets = new Map<string, PlanNode>();
   private readonly datasets: string[] = [];
+  /** `set stricttypes;`: implicit coercions are type errors (strict-types.ts). */
+  private strictTypes = false;
   /** >0 while binding a virtual field's expression (see bindIsolated). */
   private isolated = 0;
 
@@ -110,6 +119,7 @@ class PlanBuilder {
 
   build(query: Query): BuiltPlan {
     for (const st of query.statements) {
+      if (st.kind === 'set' && st.name === 'stricttypes') this.strictTypes = isTrueOption(st.value);
       if (st.kind === 'let-scalar') this.scalarLets.set(st.name, this.bindExpr(st.expr, []));
       else if (st.kind === 'let-tabular') this.tableLets.set(st.name, this.buildTabular(st.query));
     }
@@ -1202,6 +1212,19 @@ class PlanBuilder {
             );
           }
         });
+        if (this.strictTypes) {
+          const stringOp = e.op.startsWith('has') || e.op.endsWith('~');
+          this.strict(
+            e.op,
+            stringOp
+              ? strictStringOperands(left.type, ...list.map((x) => x.type))
+              : strictElements(
+                  left.type,
+                  list.map((x) => x.type),
+                ),
+            e.span,
+          );
+        }
         return call(e.op, [left, ...list], 'bool');
       }
       case 'between': {
@@ -1224,6 +1247,7 @@ class PlanBuilder {
             comparable(x, low) ? e.high.span : e.low.span,
           );
         }
+        if (this.strictTypes) this.strict('between', strictElements(x, offset ? [low] : [low, high]), e.span);
         return call(e.negated ? '!between' : 'between', args, 'bool');
       }
       case 'call':
@@ -1293,6 +1317,16 @@ class PlanBuilder {
     if (reason) throw aplError('apl_invalid_regex', { pattern, reason }, span);
   }
 
+  /** Under `set stricttypes`, a coercion the query relies on is a type mismatch at the operator. */
+  private strict(what: string, problem: StrictProblem | null, span: SourceSpan): void {
+    if (problem === null) return;
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `'${what}' with set stricttypes`, expected: problem.expected, got: problem.got },
+      span,
+    );
+  }
+
   /** Throws the type mismatch of an argument at its position (`argument 2 of 'round': expected a number …`). */
   private checkArgumentTypes(fn: string, bad: ArgumentTypeError | null, args: { span: SourceSpan }[]): void {
     if (bad === null) return;
@@ -1345,11 +1379,13 @@ class PlanBuilder {
           e.opSpan,
         );
       }
+      if (this.strictTypes) this.strict(e.op, strictComparison(e.op, left.type, right.type), e.opSpan);
       return call(e.op, [left, right], 'bool');
     }
     if ((e.op === 'matches regex' || e.op === '!matches regex') && right.kind === 'lit') {
       if (typeof right.value === 'string') this.checkRegex(right.value, e.right.span);
     }
+    if (this.strictTypes) this.strict(e.op, strictStringOperands(left.type, right.type), e.opSpan);
     return call(e.op, [left, right], 'bool');
   }
 
@@ -1439,12 +1475,30 @@ class PlanBuilder {
       ),
       e.args,
     );
+    if (this.strictTypes && STRICT_BRANCHES.has(fn)) {
+      const results = args.map((a) => a.type).filter((_, i) => STRICT_BRANCHES.get(fn)!(i, args.length));
+      this.strict(fn, strictBranches(results), e.span);
+    }
     const regexAt = REGEX_ARGUMENT.get(fn);
     const pattern = regexAt === undefined ? undefined : args[regexAt];
     if (pattern?.kind === 'lit' && typeof pattern.value === 'string')
       this.checkRegex(pattern.value, e.args[regexAt!].span);
     return call(fn, args, sig.returns(args.map((a) => a.type)));
   }
+}
+
+/** Functions whose results come from several arguments, and which arguments those are. */
+const STRICT_BRANCHES = new Map<string, (index: number, count: number) => boolean>([
+  ['iff', (i) => i > 0],
+  ['case', (i, n) => i % 2 === 1 || i === n - 1],
+  ['coalesce', () => true],
+  ['min_of', () => true],
+  ['max_of', () => true],
+]);
+
+/** `set name;` and `set name = true;` switch an option on. */
+function isTrueOption(value: Expr | undefined): boolean {
+  return value === undefined || (value.kind === 'literal' && value.value === true);
 }
 
 /**
