@@ -224,6 +224,9 @@ export interface JoinCondition {
   left: string;
   right: string;
   span: SourceSpan;
+  /** Where each side's column is named (the same span for `on key`). */
+  leftSpan?: SourceSpan;
+  rightSpan?: SourceSpan;
 }
 
 export type TabularSource =

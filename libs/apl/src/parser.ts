@@ -1053,22 +1053,22 @@ class Parser {
         const a = this.parseSideRef();
         this.expectPunct('==');
         const b = this.parseSideRef();
-        const left = a.side === '$left' ? a.name : b.name;
-        const rightName = a.side === '$left' ? b.name : a.name;
-        on.push({ left, right: rightName, span: this.spanFrom(s) });
+        const [l, r] = a.side === '$left' ? [a, b] : [b, a];
+        on.push({ left: l.name, right: r.name, span: this.spanFrom(s), leftSpan: l.span, rightSpan: r.span });
       } else {
-        const name = this.parseColumnName();
+        const name = this.parseFieldPath();
         on.push({ left: name, right: name, span: this.spanFrom(s) });
       }
     } while (this.acceptPunct(','));
     return { kind: which === 'join' ? 'join' : 'lookup', joinKind, right, on, span: this.spanFrom(start) };
   }
 
-  private parseSideRef(): { side: string; name: string } {
+  private parseSideRef(): { side: string; name: string; span: SourceSpan } {
     const side = this.advance();
     if (side.text !== '$left' && side.text !== '$right') throw this.expected('$left or $right', side);
     this.expectPunct('.');
-    return { side: side.text, name: this.parseColumnName() };
+    const at = this.peek().start;
+    return { side: side.text, name: this.parseFieldPath(), span: this.spanFrom(at) };
   }
 
   private parseUnionArgs(): { tables: TabularExpr[]; withSource?: string } {

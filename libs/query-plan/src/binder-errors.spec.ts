@@ -32,6 +32,7 @@ describe('binder errors', () => {
     ['let limit = 5; ds | take limt', 'apl_unknown_field', 26, 'limit'],
     ['ds | summarize arg_max(*)', 'apl_invalid_argument', 24, undefined],
     ['ds | summarize sum(*)', 'apl_invalid_argument', 20, undefined],
+    ['ds | join (ds) on $left.method == $right.methd', 'apl_unknown_field', 42, 'method'],
   ])('%s → %s at 1:%d suggesting %s', (text, code, column, suggestion) => {
     const err = planError(text);
     expect(err).toMatchObject({ kind: 'invalid', code, span: { line: 1, column } });

@@ -587,8 +587,9 @@ class PlanBuilder {
         for (const c of op.on) {
           // Static validation (lenient) has no schemas: the keys may exist at run time.
           if (this.lenientFields()) continue;
-          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.span);
-          if (!hasField(right.schema, c.right)) throw this.unknownField(c.right, right.schema, c.span);
+          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.leftSpan ?? c.span);
+          if (!hasField(right.schema, c.right))
+            throw this.unknownField(c.right, right.schema, c.rightSpan ?? c.span);
         }
         const on = op.on.map((c) => ({ left: c.left, right: c.right }));
         const joinKind = op.joinKind;
