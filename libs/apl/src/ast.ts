@@ -183,6 +183,8 @@ export type Operator =
   | {
       kind: 'parse';
       mode: 'simple' | 'relaxed' | 'regex';
+      /** `flags=` of kind=regex: RE2 flags `i`, `m`, `s`, `U` (Kusto's set). */
+      flags?: string;
       source: Expr;
       parts: ParsePart[];
       dropUnmatched: boolean;

@@ -966,6 +966,8 @@ class Parser {
 
   private parseParse(dropUnmatched: boolean): Operator {
     let mode: 'simple' | 'relaxed' | 'regex' = 'simple';
+    let flags: string | undefined;
+    let flagsAt: Token | undefined;
     for (;;) {
       const k = this.parseKindOption('kind');
       if (k !== undefined) {
@@ -974,9 +976,26 @@ class Parser {
         mode = k;
         continue;
       }
-      if (this.parseKindOption('flags') !== undefined) continue;
+      const f = this.parseKindOption('flags');
+      if (f !== undefined) {
+        flags = f;
+        flagsAt = this.lastOption;
+        if (!/^[imsU]+$/.test(f))
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'parse', reason: `unknown regex flags '${f}' (allowed: i, m, s, U)` },
+            this.tokSpan(flagsAt!),
+          );
+        continue;
+      }
       break;
     }
+    if (flags !== undefined && mode !== 'regex')
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'parse', reason: 'flags= needs kind=regex' },
+        this.tokSpan(flagsAt!),
+      );
     const source = this.parseAdditive();
     this.expectIdent('with');
     const parts: ParsePart[] = [];
@@ -1003,7 +1022,7 @@ class Parser {
       }
     }
     if (parts.length === 0) throw this.expected('a parse pattern');
-    return { kind: 'parse', mode, source, parts, dropUnmatched, span: source.span };
+    return { kind: 'parse', mode, flags, source, parts, dropUnmatched, span: source.span };
   }
 
   private parseJoin(which: string): Operator {

@@ -561,9 +561,9 @@ class PlanBuilder {
         const source = this.bindExpr(op.source, fields);
         if (op.mode === 'regex') {
           // The same pattern query-exec compiles for `parse kind=regex`.
-          const pattern = op.parts
-            .map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)'))
-            .join('');
+          const pattern =
+            (op.flags ? `(?${op.flags})` : '') +
+            op.parts.map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)')).join('');
           this.checkRegex(pattern + (op.parts[op.parts.length - 1]?.kind === 'capture' ? '$' : ''), op.span);
         }
         const captures = op.parts.filter(
@@ -577,6 +577,7 @@ class PlanBuilder {
           source,
           parts: op.parts,
           mode: op.mode,
+          ...(op.flags ? { flags: op.flags } : {}),
           dropUnmatched: op.dropUnmatched,
           schema,
         };
