@@ -97,6 +97,28 @@ const TOKENS = [
   'x',
 ];
 
+/**
+ * 200, or a user error: a 400 with an `apl_*` code (or a missing/blank query), a 404 for an unknown dataset,
+ * both with the position in `detail` (a 400's message names it too); anything else (a 500) fails.
+ */
+interface ErrorBody {
+  error?: string;
+  message?: string;
+  detail?: { line?: number; column?: number };
+}
+
+function expectUserOutcome(text: string, status: number, body: ErrorBody): void {
+  if (![200, 400, 404].includes(status))
+    throw new Error(`${JSON.stringify(text)} → ${status} ${JSON.stringify(body)}`);
+  if (status === 200 || body.error === 'query_apl_missing') return;
+  if (status === 400) expect(body.error).toMatch(/^apl_/);
+  else expect(body.error).toBe('dataset_not_found');
+  expect(body.detail).toEqual(
+    expect.objectContaining({ line: expect.any(Number), column: expect.any(Number) }),
+  );
+  if (status === 400) expect(body.message).toContain(` at ${body.detail?.line}:${body.detail?.column}`);
+}
+
 describe('APL errors over HTTP', () => {
   let server: TestServer;
 
@@ -161,16 +183,27 @@ describe('APL errors over HTTP', () => {
       const text = base.slice(0, i) + insert.join('') + base.slice(i + cut);
       const { status, body } = await apl(text);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (![200, 400, 404].includes(status))
-        throw new Error(`${JSON.stringify(text)} → ${status} ${JSON.stringify(body)}`);
-      if (status === 400 && body.error !== 'query_apl_missing') {
-        expect(body.error).toMatch(/^apl_/);
-        expect(body.detail).toEqual(
-          expect.objectContaining({ line: expect.any(Number), column: expect.any(Number) }),
-        );
-        expect(body.message).toContain(` at ${body.detail.line}:${body.detail.column}`);
-      }
+      expectUserOutcome(text, status, body);
     }
     expect(statuses.get(400)).toBeGreaterThan(0);
+  });
+
+  it('never answers 500 to 150 random texts, and every 400 / 404 has a position', async () => {
+    const texts = fc.sample(
+      fc.oneof(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc
+          .array(fc.constantFrom(D, ...TOKENS, 'summarize', 'project', 'method', '"a"'), {
+            minLength: 1,
+            maxLength: 10,
+          })
+          .map((xs) => xs.join(' ')),
+      ),
+      { numRuns: 150, seed: 20240502 },
+    );
+    for (const text of texts) {
+      const { status, body } = await apl(text);
+      expectUserOutcome(text, status, body);
+    }
   });
 });

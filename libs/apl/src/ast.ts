@@ -110,6 +110,8 @@ export type Expr =
 export interface Assignment {
   name?: string;
   nameSpan?: SourceSpan;
+  /** `(a, b) = f(x)`: one name per column of a function that returns several (`series_fft`). */
+  names?: { name: string; span: SourceSpan }[];
   expr: Expr;
   span: SourceSpan;
 }
@@ -181,6 +183,8 @@ export type Operator =
   | {
       kind: 'parse';
       mode: 'simple' | 'relaxed' | 'regex';
+      /** `flags=` of kind=regex: RE2 flags `i`, `m`, `s`, `U` (Kusto's set). */
+      flags?: string;
       source: Expr;
       parts: ParsePart[];
       dropUnmatched: boolean;
@@ -222,6 +226,9 @@ export interface JoinCondition {
   left: string;
   right: string;
   span: SourceSpan;
+  /** Where each side's column is named (the same span for `on key`). */
+  leftSpan?: SourceSpan;
+  rightSpan?: SourceSpan;
 }
 
 export type TabularSource =

@@ -104,8 +104,10 @@ const table = {
   apl_type_mismatch: {
     phase: 'semantic',
     meaning:
-      'An operand or predicate of the wrong type that the planner can see before running (`where` on a ' +
-      'non-boolean, `"a" + 1`, `-"x"`).',
+      'An operand, argument or predicate of the wrong type that the planner can see before running: `where` ' +
+      'on a non-boolean, `"a" + 1`, a function argument (`round(method)`, `ago("1h")`, `iff(1, a, b)`, ' +
+      '`sum(method)`), a datetime or timespan compared with another type (`_time > "2024-05-01"`), a ' +
+      '`datatable` value that does not fit its column. The message names the argument.',
     example: 'ds | where strlen(method)',
     message: (p) => `${p.what}: expected ${p.expected} but got ${p.got}`,
   },

@@ -550,6 +550,22 @@ class Parser {
     return { kind: 'datatable', columns, values, span: this.spanFrom(start) };
   }
 
+  /**
+   * A column name that may be a dotted path: `geo.city`, `['geo']['city']` and `['geo.city']` all name the
+   * flattened field `geo.city` (apl.md §2).
+   */
+  private parseFieldPath(): string {
+    let name = this.parseColumnName();
+    for (;;) {
+      if (this.isPunct('.') && this.peek(1).kind === 'ident') {
+        this.advance();
+        name += '.' + this.advance().text;
+      } else if (this.isPunct('[') && this.peek(1).kind === 'string') {
+        name += '.' + this.parseBracketName();
+      } else return name;
+    }
+  }
+
   private parseColumnName(): string {
     if (this.isPunct('[')) return this.parseBracketName();
     const t = this.peek();
@@ -608,9 +624,9 @@ class Parser {
         const items: { name: string; from: string; span: SourceSpan }[] = [];
         do {
           const s = this.peek().start;
-          const name = this.parseColumnName();
+          const name = this.parseFieldPath();
           this.expectPunct('=');
-          const from = this.parseColumnName();
+          const from = this.parseFieldPath();
           items.push({ name, from, span: this.spanFrom(s) });
         } while (this.acceptPunct(','));
         return done({ kind: 'project-rename' as const, items });
@@ -950,6 +966,8 @@ class Parser {
 
   private parseParse(dropUnmatched: boolean): Operator {
     let mode: 'simple' | 'relaxed' | 'regex' = 'simple';
+    let flags: string | undefined;
+    let flagsAt: Token | undefined;
     for (;;) {
       const k = this.parseKindOption('kind');
       if (k !== undefined) {
@@ -958,9 +976,26 @@ class Parser {
         mode = k;
         continue;
       }
-      if (this.parseKindOption('flags') !== undefined) continue;
+      const f = this.parseKindOption('flags');
+      if (f !== undefined) {
+        flags = f;
+        flagsAt = this.lastOption;
+        if (!/^[imsU]+$/.test(f))
+          throw aplError(
+            'apl_invalid_argument',
+            { name: 'parse', reason: `unknown regex flags '${f}' (allowed: i, m, s, U)` },
+            this.tokSpan(flagsAt!),
+          );
+        continue;
+      }
       break;
     }
+    if (flags !== undefined && mode !== 'regex')
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'parse', reason: 'flags= needs kind=regex' },
+        this.tokSpan(flagsAt!),
+      );
     const source = this.parseAdditive();
     this.expectIdent('with');
     const parts: ParsePart[] = [];
@@ -987,7 +1022,7 @@ class Parser {
       }
     }
     if (parts.length === 0) throw this.expected('a parse pattern');
-    return { kind: 'parse', mode, source, parts, dropUnmatched, span: source.span };
+    return { kind: 'parse', mode, flags, source, parts, dropUnmatched, span: source.span };
   }
 
   private parseJoin(which: string): Operator {
@@ -1037,22 +1072,22 @@ class Parser {
         const a = this.parseSideRef();
         this.expectPunct('==');
         const b = this.parseSideRef();
-        const left = a.side === '$left' ? a.name : b.name;
-        const rightName = a.side === '$left' ? b.name : a.name;
-        on.push({ left, right: rightName, span: this.spanFrom(s) });
+        const [l, r] = a.side === '$left' ? [a, b] : [b, a];
+        on.push({ left: l.name, right: r.name, span: this.spanFrom(s), leftSpan: l.span, rightSpan: r.span });
       } else {
-        const name = this.parseColumnName();
+        const name = this.parseFieldPath();
         on.push({ left: name, right: name, span: this.spanFrom(s) });
       }
     } while (this.acceptPunct(','));
     return { kind: which === 'join' ? 'join' : 'lookup', joinKind, right, on, span: this.spanFrom(start) };
   }
 
-  private parseSideRef(): { side: string; name: string } {
+  private parseSideRef(): { side: string; name: string; span: SourceSpan } {
     const side = this.advance();
     if (side.text !== '$left' && side.text !== '$right') throw this.expected('$left or $right', side);
     this.expectPunct('.');
-    return { side: side.text, name: this.parseColumnName() };
+    const at = this.peek().start;
+    return { side: side.text, name: this.parseFieldPath(), span: this.spanFrom(at) };
   }
 
   private parseUnionArgs(): { tables: TabularExpr[]; withSource?: string } {
@@ -1086,16 +1121,29 @@ class Parser {
     const out: NamePattern[] = [];
     do {
       const s = this.peek().start;
-      let pattern = this.isPunct('*') ? (this.advance(), '*') : this.parseColumnName();
-      // `resp*`, `*_id`, `a*b`: the pieces of a pattern touch each other.
-      while (
-        this.peek().start === this.lastEnd &&
-        (this.isPunct('*') || this.peek().kind === 'ident' || this.peek().kind === 'int')
-      ) {
-        const t = this.advance();
-        pattern += this.src.text.slice(t.start, t.end);
+      // The pieces of a pattern touch each other: `resp*`, `*_id`, `a*b`, `['geo.']*`, and dotted paths
+      // (`geo.city`, `geo.*`, `['geo']['city']`) name flattened fields. Only a `*` outside quotes is a
+      // wildcard: `['a*']` is the column literally named `a*`.
+      let pattern = '';
+      let wildcard = false;
+      for (let first = true; ; first = false) {
+        if (!first && this.peek().start !== this.lastEnd) break;
+        if (this.isPunct('*')) {
+          this.advance();
+          pattern += '*';
+          wildcard = true;
+        } else if (this.isPunct('[') && (first || this.peek(1).kind === 'string')) {
+          const name = this.parseBracketName();
+          pattern += first || pattern.endsWith('*') || pattern.endsWith('.') ? name : `.${name}`;
+        } else if (this.peek().kind === 'ident' || (!first && this.peek().kind === 'int')) {
+          pattern += this.advance().text;
+        } else if (!first && this.isPunct('.') && this.peek(1).start === this.peek().end) {
+          this.advance();
+          pattern += '.';
+        } else if (first) {
+          throw this.expected('a column name');
+        } else break;
       }
-      const wildcard = pattern.includes('*') && !(s < this.src.text.length && this.src.text[s] === '[');
       let order: NamePattern['order'];
       if (allowOrder) {
         if (this.isIdent('asc') || this.isIdent('desc')) order = this.advance().text as 'asc' | 'desc';
@@ -1143,6 +1191,19 @@ class Parser {
   private parseAssignment(): Assignment {
     const start = this.peek().start;
     const t = this.peek();
+    const tupleLength = this.tupleAssignmentLength();
+    if (tupleLength > 0) {
+      this.advance();
+      const names: { name: string; span: SourceSpan }[] = [];
+      for (let i = 0; i < tupleLength; i++) {
+        const n = this.advance();
+        names.push({ name: n.text, span: this.tokSpan(n) });
+        this.advance(); // ',' or ')'
+      }
+      this.expectPunct('=');
+      const expr = this.parseExpr();
+      return { names, expr, span: this.spanFrom(start) };
+    }
     if (t.kind === 'ident' && this.isPunct('=', 1)) {
       this.advance();
       this.advance();
@@ -1159,6 +1220,16 @@ class Parser {
     }
     const expr = this.parseExpr();
     return { expr, span: this.spanFrom(start) };
+  }
+
+  /** The number of names when the next tokens are `(a, b, …) =` (Kusto's tuple assignment), else 0. */
+  private tupleAssignmentLength(): number {
+    if (!this.isPunct('(')) return 0;
+    for (let i = 1; ; i += 2) {
+      if (this.peek(i).kind !== 'ident') return 0;
+      if (this.isPunct(')', i + 1)) return this.isPunct('=', i + 2) ? (i + 1) / 2 : 0;
+      if (!this.isPunct(',', i + 1)) return 0;
+    }
   }
 
   // ---- scalar expressions ----

@@ -19,8 +19,20 @@ import { QuarryError, type SourceSpan } from '@quarry/common';
 import { arithmeticResultType } from './arith-types';
 import { binAutoSizeMs } from './bin-auto';
 import { constantTime } from './const-time';
+import {
+  strictBranches,
+  strictComparison,
+  strictElements,
+  strictStringOperands,
+  type StrictProblem,
+} from './strict-types';
 import { call, col, columnsOf, lit, type PExpr } from './expr';
 import { AGGREGATE_SIGNATURES } from './functions/aggregate-signatures';
+import {
+  aggregateArgumentError,
+  scalarArgumentError,
+  type ArgumentTypeError,
+} from './functions/argument-types';
 import {
   INTERNAL_FUNCTIONS,
   RARELY_SUGGESTED,
@@ -98,6 +110,8 @@ class PlanBuilder {
   private readonly scalarLets = new Map<string, PExpr>();
   private readonly tableLets = new Map<string, PlanNode>();
   private readonly datasets: string[] = [];
+  /** `set stricttypes;`: implicit coercions are type errors (strict-types.ts). */
+  private strictTypes = false;
   /** >0 while binding a virtual field's expression (see bindIsolated). */
   private isolated = 0;
 
@@ -105,6 +119,7 @@ class PlanBuilder {
 
   build(query: Query): BuiltPlan {
     for (const st of query.statements) {
+      if (st.kind === 'set' && st.name === 'stricttypes') this.strictTypes = isTrueOption(st.value);
       if (st.kind === 'let-scalar') this.scalarLets.set(st.name, this.bindExpr(st.expr, []));
       else if (st.kind === 'let-tabular') this.tableLets.set(st.name, this.buildTabular(st.query));
     }
@@ -152,7 +167,7 @@ class PlanBuilder {
         }
         const rows: PExpr[][] = [];
         for (let i = 0; i < s.values.length; i += width) {
-          rows.push(s.columns.map((c, j) => this.bindExpr(s.values[i + j], [])));
+          rows.push(s.columns.map((c, j) => this.datatableValue(s.values[i + j], c)));
         }
         return { kind: 'values', schema: s.columns.map((c) => ({ name: c.name, type: c.type })), rows };
       }
@@ -184,6 +199,23 @@ class PlanBuilder {
         );
       }
     }
+  }
+
+  /**
+   * A `datatable` value of its column's declared type: a typed or bare null takes the column's type, a long
+   * in a real column is widened, anything goes in a dynamic column; any other type is a mismatch (Kusto
+   * rejects it too), so a column never holds values of another kind than it declares.
+   */
+  private datatableValue(e: Expr, column: { name: string; type: AplType }): PExpr {
+    const v = this.bindExpr(e, []);
+    if (v.type === column.type || column.type === 'dynamic') return v;
+    if (v.kind === 'lit' && v.value === null) return lit(null, column.type);
+    if (v.type === 'long' && column.type === 'real') return call('toreal', [v], 'real');
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `datatable column '${column.name}'`, expected: column.type, got: v.type },
+      e.span,
+    );
   }
 
   /**
@@ -529,9 +561,9 @@ class PlanBuilder {
         const source = this.bindExpr(op.source, fields);
         if (op.mode === 'regex') {
           // The same pattern query-exec compiles for `parse kind=regex`.
-          const pattern = op.parts
-            .map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)'))
-            .join('');
+          const pattern =
+            (op.flags ? `(?${op.flags})` : '') +
+            op.parts.map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)')).join('');
           this.checkRegex(pattern + (op.parts[op.parts.length - 1]?.kind === 'capture' ? '$' : ''), op.span);
         }
         const captures = op.parts.filter(
@@ -545,6 +577,7 @@ class PlanBuilder {
           source,
           parts: op.parts,
           mode: op.mode,
+          ...(op.flags ? { flags: op.flags } : {}),
           dropUnmatched: op.dropUnmatched,
           schema,
         };
@@ -555,8 +588,9 @@ class PlanBuilder {
         for (const c of op.on) {
           // Static validation (lenient) has no schemas: the keys may exist at run time.
           if (this.lenientFields()) continue;
-          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.span);
-          if (!hasField(right.schema, c.right)) throw this.unknownField(c.right, right.schema, c.span);
+          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.leftSpan ?? c.span);
+          if (!hasField(right.schema, c.right))
+            throw this.unknownField(c.right, right.schema, c.rightSpan ?? c.span);
         }
         const on = op.on.map((c) => ({ left: c.left, right: c.right }));
         const joinKind = op.joinKind;
@@ -829,6 +863,14 @@ class PlanBuilder {
     });
     const argExprs = e.args.filter((a) => a.kind !== 'star');
     const bound = argExprs.map((a) => this.bindExpr(a, fields));
+    this.checkArgumentTypes(
+      e.name,
+      aggregateArgumentError(
+        e.name,
+        bound.map((b) => b.type),
+      ),
+      argExprs,
+    );
     let predicate: PExpr | null = null;
     let values = bound;
     if (sig.predicateIndex !== undefined) {
@@ -849,6 +891,17 @@ class PlanBuilder {
           if (p.kind === 'lit' && Array.isArray(p.value)) params.push(...(p.value as unknown[]));
           else params.push(this.constantOf(p, e.span, sig.name));
         }
+        for (const p of params) {
+          if (typeof p !== 'number' || !(p >= 0 && p <= 100))
+            throw aplError(
+              'apl_invalid_argument',
+              {
+                name: sig.name,
+                reason: `a percentile must be a number from 0 to 100, not ${JSON.stringify(p)}`,
+              },
+              e.span,
+            );
+        }
         break;
       }
       case 'dcount':
@@ -859,6 +912,16 @@ class PlanBuilder {
       case 'make_set_if':
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
+        // The size cap of make_list / make_set (dcount's accuracy level is accepted and ignored).
+        if (sig.name.startsWith('make_') && params.length > 0) {
+          const cap = params[0];
+          if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1)
+            throw aplError(
+              'apl_invalid_argument',
+              { name: sig.name, reason: 'the maximum size must be a positive integer' },
+              e.span,
+            );
+        }
         break;
       case 'make_bag':
         valueArgs = values.slice(0, 1);
@@ -974,26 +1037,52 @@ class PlanBuilder {
     let generated = 0;
     let scope = fields;
     for (const item of items) {
-      if ((context === 'extend' || context === 'project') && isSeriesStatsCall(item.expr)) {
-        // `series_stats(x)` is seven columns: <prefix>_min, _min_idx, _max, _max_idx, _avg, _variance, _stdev.
-        const source = this.bindExpr(item.expr.args[0], scope);
-        const prefix = item.name ?? `series_stats_${source.kind === 'col' ? source.name : ''}`;
-        for (const key of ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev']) {
-          const type: AplType = key.endsWith('_idx') ? 'long' : 'real';
-          const stat = call(
-            'getprop',
-            [call('series_stats_dynamic', [source], 'dynamic'), lit(key, 'string')],
-            'dynamic',
+      const multi = multiColumnOf(item.expr);
+      if (item.names && (!multi || context === 'by' || context === 'distinct')) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: context,
+            reason: '(a, b, …) = names the columns of series_stats, series_fft or series_ifft only',
+          },
+          item.span,
+        );
+      }
+      if (multi && context !== 'by' && context !== 'distinct') {
+        // One call, several columns: each reads a key of the function's bag. Names: `(a, b) = f(x)`, else
+        // `<name or f_x>_<key>` (series_stats_x_min, series_fft_y_real).
+        const call0 = item.expr as Extract<Expr, { kind: 'call' }>;
+        const args = call0.args.map((a) => this.bindExpr(a, scope));
+        if (call0.name === 'series_stats' && args.length !== 1)
+          throw aplError(
+            'apl_wrong_arity',
+            { name: call0.name, expected: '1', got: args.length },
+            call0.span,
           );
-          const name = `${prefix}_${key}`;
-          const expr = call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
+        if (item.names && item.names.length !== multi.columns.length) {
+          throw aplError(
+            'apl_invalid_argument',
+            {
+              name: call0.name,
+              reason: `it returns ${multi.columns.length} columns but ${item.names.length} names were given`,
+            },
+            item.span,
+          );
+        }
+        const source = args[0];
+        const prefix = item.name ?? `${call0.name}_${source.kind === 'col' ? source.name : ''}`;
+        const bag = call(multi.bag, args, 'dynamic');
+        multi.columns.forEach(({ key, type }, i) => {
+          const stat = call('getprop', [bag, lit(key, 'string')], 'dynamic');
+          const name = item.names ? item.names[i].name : `${prefix}_${key}`;
+          const expr = type === 'dynamic' ? stat : call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
           if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type }];
           else {
             const existing = out.findIndex((o) => o.name === name);
             if (existing >= 0) out.splice(existing, 1);
           }
           out.push({ name, expr });
-        }
+        });
         continue;
       }
       const expr = this.bindExpr(item.expr, scope);
@@ -1125,6 +1214,19 @@ class PlanBuilder {
             );
           }
         });
+        if (this.strictTypes) {
+          const stringOp = e.op.startsWith('has') || e.op.endsWith('~');
+          this.strict(
+            e.op,
+            stringOp
+              ? strictStringOperands(left.type, ...list.map((x) => x.type))
+              : strictElements(
+                  left.type,
+                  list.map((x) => x.type),
+                ),
+            e.span,
+          );
+        }
         return call(e.op, [left, ...list], 'bool');
       }
       case 'between': {
@@ -1133,6 +1235,21 @@ class PlanBuilder {
           this.bindExpr(e.low, fields),
           this.bindExpr(e.high, fields),
         ];
+        const [x, low, high] = args.map((a) => a.type);
+        // `datetime between (t .. 1h)`: a timespan upper bound is an offset from the lower one (Kusto).
+        const offset = x === 'datetime' && high === 'timespan';
+        if (!comparable(x, low) || !(offset || comparable(x, high))) {
+          throw aplError(
+            'apl_type_mismatch',
+            {
+              what: `operator '${e.negated ? '!between' : 'between'}'`,
+              expected: 'bounds of the type of the value',
+              got: `${x} between ${low} .. ${high}`,
+            },
+            comparable(x, low) ? e.high.span : e.low.span,
+          );
+        }
+        if (this.strictTypes) this.strict('between', strictElements(x, offset ? [low] : [low, high]), e.span);
         return call(e.negated ? '!between' : 'between', args, 'bool');
       }
       case 'call':
@@ -1202,6 +1319,26 @@ class PlanBuilder {
     if (reason) throw aplError('apl_invalid_regex', { pattern, reason }, span);
   }
 
+  /** Under `set stricttypes`, a coercion the query relies on is a type mismatch at the operator. */
+  private strict(what: string, problem: StrictProblem | null, span: SourceSpan): void {
+    if (problem === null) return;
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `'${what}' with set stricttypes`, expected: problem.expected, got: problem.got },
+      span,
+    );
+  }
+
+  /** Throws the type mismatch of an argument at its position (`argument 2 of 'round': expected a number …`). */
+  private checkArgumentTypes(fn: string, bad: ArgumentTypeError | null, args: { span: SourceSpan }[]): void {
+    if (bad === null) return;
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `argument ${bad.index + 1} of '${fn}'`, expected: bad.expected, got: bad.got },
+      args[bad.index].span,
+    );
+  }
+
   private bindBinary(e: Extract<Expr, { kind: 'binary' }>, fields: Field[]): PExpr {
     const left = this.bindExpr(e.left, fields);
     const right = this.bindExpr(e.right, fields);
@@ -1232,10 +1369,25 @@ class PlanBuilder {
       }
       return call(e.op, [left, right], 'bool');
     }
-    if (COMPARE_OPS.has(e.op)) return call(e.op, [left, right], 'bool');
+    if (COMPARE_OPS.has(e.op)) {
+      if (!comparable(left.type, right.type)) {
+        throw aplError(
+          'apl_type_mismatch',
+          {
+            what: `operator '${e.op}'`,
+            expected: 'comparable operand types',
+            got: `${left.type} and ${right.type}`,
+          },
+          e.opSpan,
+        );
+      }
+      if (this.strictTypes) this.strict(e.op, strictComparison(e.op, left.type, right.type), e.opSpan);
+      return call(e.op, [left, right], 'bool');
+    }
     if ((e.op === 'matches regex' || e.op === '!matches regex') && right.kind === 'lit') {
       if (typeof right.value === 'string') this.checkRegex(right.value, e.right.span);
     }
+    if (this.strictTypes) this.strict(e.op, strictStringOperands(left.type, right.type), e.opSpan);
     return call(e.op, [left, right], 'bool');
   }
 
@@ -1270,10 +1422,15 @@ class PlanBuilder {
       case 'now': {
         const base = lit(this.ctx.nowMs, 'datetime');
         if (e.args.length === 0) return base;
-        return call('+', [base, this.bindExpr(e.args[0], fields)], 'datetime');
+        const offset = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [offset.type]), e.args);
+        return call('+', [base, offset], 'datetime');
       }
-      case 'ago':
-        return call('-', [lit(this.ctx.nowMs, 'datetime'), this.bindExpr(e.args[0], fields)], 'datetime');
+      case 'ago': {
+        const span = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [span.type]), e.args);
+        return call('-', [lit(this.ctx.nowMs, 'datetime'), span], 'datetime');
+      }
       case 'column_ifexists': {
         const target = e.args[0];
         if (target.kind !== 'literal' || typeof target.value !== 'string') {
@@ -1303,6 +1460,7 @@ class PlanBuilder {
       }
       case 'bin_auto': {
         const arg = this.bindExpr(e.args[0], fields);
+        this.checkArgumentTypes(name, scalarArgumentError(name, [arg.type]), e.args);
         const size = binAutoSizeMs(this.ctx.startMs, this.ctx.endMs);
         return call('bin', [arg, lit(size, 'timespan')], 'datetime');
       }
@@ -1311,12 +1469,49 @@ class PlanBuilder {
     }
     const args = e.args.map((a) => this.bindExpr(a, fields));
     const fn = canonicalFunctionName(name);
+    this.checkArgumentTypes(
+      name,
+      scalarArgumentError(
+        fn,
+        args.map((a) => a.type),
+      ),
+      e.args,
+    );
+    if (this.strictTypes && STRICT_BRANCHES.has(fn)) {
+      const results = args.map((a) => a.type).filter((_, i) => STRICT_BRANCHES.get(fn)!(i, args.length));
+      this.strict(fn, strictBranches(results), e.span);
+    }
     const regexAt = REGEX_ARGUMENT.get(fn);
     const pattern = regexAt === undefined ? undefined : args[regexAt];
     if (pattern?.kind === 'lit' && typeof pattern.value === 'string')
       this.checkRegex(pattern.value, e.args[regexAt!].span);
     return call(fn, args, sig.returns(args.map((a) => a.type)));
   }
+}
+
+/** Functions whose results come from several arguments, and which arguments those are. */
+const STRICT_BRANCHES = new Map<string, (index: number, count: number) => boolean>([
+  ['iff', (i) => i > 0],
+  ['case', (i, n) => i % 2 === 1 || i === n - 1],
+  ['coalesce', () => true],
+  ['min_of', () => true],
+  ['max_of', () => true],
+]);
+
+/** `set name;` and `set name = true;` switch an option on. */
+function isTrueOption(value: Expr | undefined): boolean {
+  return value === undefined || (value.kind === 'literal' && value.value === true);
+}
+
+/**
+ * Whether two static types may be compared. Datetimes and timespans compare only with their own type:
+ * anything else would compare their milliseconds with a number or a text. Other mixes stay allowed with
+ * the documented outcome (a string and a number: `==` false, `<` null; apl.md §3.1).
+ */
+function comparable(a: AplType, b: AplType): boolean {
+  if (a === b || a === 'dynamic' || b === 'dynamic') return true;
+  const temporal = (t: AplType) => t === 'datetime' || t === 'timespan';
+  return !temporal(a) && !temporal(b);
 }
 
 /** Literals and calls over literals (`dynamic([...])`, `ago(1h)`, `-1`). */
@@ -1453,8 +1648,21 @@ function naturalCompare(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-function isSeriesStatsCall(e: Expr): e is Extract<Expr, { kind: 'call' }> {
-  return e.kind === 'call' && e.name === 'series_stats' && e.args.length === 1;
+/** Functions that return several columns in `extend` / `project` / `print`: the bag they are read from. */
+const MULTI_COLUMN: Record<string, { bag: string; columns: { key: string; type: AplType }[] }> = {
+  series_stats: {
+    bag: 'series_stats_dynamic',
+    columns: ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev'].map((key) => ({
+      key,
+      type: key.endsWith('_idx') ? 'long' : 'real',
+    })),
+  },
+  series_fft: { bag: 'series_fft', columns: ['real', 'imag'].map((key) => ({ key, type: 'dynamic' })) },
+  series_ifft: { bag: 'series_ifft', columns: ['real', 'imag'].map((key) => ({ key, type: 'dynamic' })) },
+};
+
+function multiColumnOf(e: Expr): (typeof MULTI_COLUMN)[string] | null {
+  return e.kind === 'call' && Object.hasOwn(MULTI_COLUMN, e.name) ? MULTI_COLUMN[e.name] : null;
 }
 
 /** The conversion function for a typed `parse-kv` key (strings need none). */

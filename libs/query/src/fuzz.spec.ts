@@ -1,7 +1,8 @@
 /**
  * Property: any input text — random garbage or a mutated valid query — either runs or fails with a
- * QuarryError of kind `invalid` (or `not_found` for a dataset name the mutation invented); never a
- * TypeError or an internal error.
+ * QuarryError of kind `invalid` (or `not_found` for a dataset name the mutation invented) that carries a
+ * span inside the text (an `invalid` message also names that position); never a TypeError or an internal
+ * error.
  */
 import fc from 'fast-check';
 import { isQuarryError } from '@quarry/common';
@@ -84,15 +85,28 @@ const TOKENS = [
   'in ((',
 ];
 
-function outcomeOk(err: unknown): boolean {
-  return isQuarryError(err) && (err.kind === 'invalid' || err.kind === 'not_found');
+/** A user error with a span that addresses the text (and, for `invalid`, a message naming it). */
+function outcomeOk(err: unknown, text: string): boolean {
+  if (!isQuarryError(err) || (err.kind !== 'invalid' && err.kind !== 'not_found')) return false;
+  const span = err.span;
+  if (!span || span.start < 0 || span.start > span.end || span.end > text.length) return false;
+  const lines = text.split('\n');
+  if (span.line < 1 || span.line > lines.length) return false;
+  if (span.column < 1 || span.column > lines[span.line - 1].length + 1) return false;
+  return err.kind !== 'invalid' || err.message.includes(` at ${span.line}:${span.column}`);
 }
+
+const describeError = (err: unknown) =>
+  isQuarryError(err)
+    ? `${err.kind}/${err.code}: ${err.message} span=${JSON.stringify(err.span)}`
+    : ((err as Error)?.stack ?? String(err));
 
 async function check(text: string): Promise<void> {
   try {
     validateApl(text);
   } catch (err) {
-    if (!outcomeOk(err)) throw new Error(`validateApl(${JSON.stringify(text)}) threw ${String(err)}`);
+    if (!outcomeOk(err, text))
+      throw new Error(`validateApl(${JSON.stringify(text)}) threw ${describeError(err)}`);
   }
   try {
     await runApl(text, {
@@ -102,17 +116,16 @@ async function check(text: string): Promise<void> {
       catalog,
     });
   } catch (err) {
-    if (!outcomeOk(err))
-      throw new Error(`runApl(${JSON.stringify(text)}) threw ${(err as Error)?.stack ?? String(err)}`);
+    if (!outcomeOk(err, text)) throw new Error(`runApl(${JSON.stringify(text)}) threw ${describeError(err)}`);
   }
 }
 
 describe('APL robustness', () => {
-  it('garbage input only produces invalid errors', async () => {
+  it('garbage input only produces invalid errors with a span', async () => {
     await fc.assert(fc.asyncProperty(fc.string({ maxLength: 60 }), check), { numRuns: 2000 });
   });
 
-  it('mutated valid queries only produce invalid errors', async () => {
+  it('mutated valid queries only produce invalid errors with a span', async () => {
     const mutation = fc.record({
       base: fc.constantFrom(...VALID),
       at: fc.nat(),

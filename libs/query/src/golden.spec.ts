@@ -21,7 +21,11 @@ const readEvents = (file: string) =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 const catalog = new MemoryCatalog(
-  { ds: readEvents('events.ndjson'), ds2: readEvents('events2.ndjson') },
+  {
+    ds: readEvents('events.ndjson'),
+    ds2: readEvents('events2.ndjson'),
+    nested: readEvents('events3.ndjson'),
+  },
   { batchSize: 3, sysTimeMs: Date.UTC(2024, 5, 1) },
 );
 /** Virtual fields of the golden datasets (README). */

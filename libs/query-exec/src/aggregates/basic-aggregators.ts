@@ -117,7 +117,10 @@ export class SumAggregator implements Aggregator {
       if (this.mode === 'avg') values[g] = count ? sum / count : null;
       else values[g] = count ? sum : this.zeroWhenEmpty ? 0 : null;
     }
-    if (this.mode === 'avg') return [{ values, kind: this.kind === 'timespan' ? 'timespan' : 'real' }];
+    if (this.mode === 'avg') {
+      const temporal = this.kind === 'timespan' || this.kind === 'datetime';
+      return [{ values, kind: temporal ? this.kind! : 'real' }];
+    }
     return [{ values, kind: this.kind ?? 'long' }];
   }
 }

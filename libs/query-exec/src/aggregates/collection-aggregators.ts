@@ -59,21 +59,26 @@ export class MakeListAggregator implements Aggregator {
   }
 }
 
-/** `arg_max(expr, c1, ...)`: the row with the largest (smallest) expr; outputs expr and the columns. */
+/**
+ * `arg_max(expr, c1, ...)`: the row with the largest (smallest) expr; outputs expr and the columns. Each
+ * kept row remembers the column kinds it was read with, because a field can change kind between batches
+ * (a column of nulls in one batch, an array in the next): an output column takes the kind of the values it
+ * holds, `dynamic` when they differ, and its static type when it holds only nulls.
+ */
 export class ArgExtremeAggregator implements Aggregator {
   private best: (number | string)[] = [];
   private rows: unknown[][] = [];
-  private kinds: (ColumnKind | null)[] = [];
+  private rowKinds: ColumnKind[][] = [];
 
   constructor(
     private readonly wantMax: boolean,
-    private readonly width: number,
-  ) {
-    this.kinds = new Array(width).fill(null);
-  }
+    /** The static type of each output column (expr, then c1, ...). */
+    private readonly types: ColumnKind[],
+  ) {}
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const target = args[0];
+    const kinds = args.map((c) => c.kind);
     for (let i = 0; i < n; i++) {
       if (!rowPasses(predicate, i)) continue;
       const v = readValue(target, i);
@@ -83,36 +88,39 @@ export class ArgExtremeAggregator implements Aggregator {
       if (cur !== undefined && !(this.wantMax ? v > cur : v < cur)) continue;
       this.best[g] = v;
       this.rows[g] = args.map((c) => readValue(c, i));
+      this.rowKinds[g] = kinds;
     }
-    args.forEach((c, j) => {
-      if (c.kind === 'dynamic') return;
-      const k = this.kinds[j];
-      this.kinds[j] = k === null || k === c.kind ? c.kind : 'dynamic';
-    });
   }
 
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as ArgExtremeAggregator;
-    o.kinds.forEach((k, j) => {
-      if (k === null) return;
-      const mine = this.kinds[j];
-      this.kinds[j] = mine === null || mine === k ? k : 'dynamic';
-    });
     o.best.forEach((v, g) => {
       const t = groupMap[g];
       const cur = this.best[t];
       if (cur !== undefined && !(this.wantMax ? v > cur : v < cur)) return;
       this.best[t] = v;
       this.rows[t] = o.rows[g];
+      this.rowKinds[t] = o.rowKinds[g];
     });
   }
 
   finish(groupCount: number): AggregateOutput[] {
     const outs: AggregateOutput[] = [];
-    for (let j = 0; j < this.width; j++) {
+    for (let j = 0; j < this.types.length; j++) {
+      let kind: ColumnKind | null = null;
+      for (let g = 0; g < groupCount; g++) {
+        const v = this.rows[g]?.[j];
+        if (v === null || v === undefined) continue;
+        const k = this.rowKinds[g][j];
+        kind = kind === null || kind === k ? k : 'dynamic';
+      }
       const values = new Array(groupCount);
-      for (let g = 0; g < groupCount; g++) values[g] = this.rows[g]?.[j] ?? null;
-      outs.push({ values, kind: this.kinds[j] ?? 'dynamic' });
+      for (let g = 0; g < groupCount; g++) {
+        const v = this.rows[g]?.[j] ?? null;
+        // Mixed kinds become dynamic values: datetimes as their text, like any dynamic datetime.
+        values[g] = kind === 'dynamic' && v !== null ? toDynamic(v, this.rowKinds[g][j]) : v;
+      }
+      outs.push({ values, kind: kind ?? this.types[j] });
     }
     return outs;
   }

@@ -55,9 +55,15 @@ export function createAggregator(call: AggregateCall): Aggregator {
     case 'make_set_if':
       return new MakeListAggregator(true, cap);
     case 'arg_max':
-      return new ArgExtremeAggregator(true, call.args.length);
+      return new ArgExtremeAggregator(
+        true,
+        call.outputs.map((o) => o.type),
+      );
     case 'arg_min':
-      return new ArgExtremeAggregator(false, call.args.length);
+      return new ArgExtremeAggregator(
+        false,
+        call.outputs.map((o) => o.type),
+      );
     case 'topk':
     case 'topkif':
       return new TopkAggregator(call.params[0] as number);

@@ -1,6 +1,7 @@
 /** dcount(if) on a HyperLogLog-backed counter; percentile(s) on a mergeable quantile sketch. */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
+import { toDynamic } from '../functions/scalar-impl';
 import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
 import { ExactBudget, QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
@@ -105,7 +106,8 @@ export class PercentileAggregator implements Aggregator {
     for (let g = 0; g < groupCount; g++) {
       const s = this.sketches[g];
       const qs = this.ranks.map((p) => (s ? s.quantile(p) : null));
-      values[g] = this.asArray ? qs : qs[0];
+      // In an array (a dynamic value) datetimes and timespans are text, as in every dynamic value.
+      values[g] = this.asArray ? qs.map((q) => toDynamic(q, this.kind ?? 'real')) : qs[0];
     }
     return [{ values, kind: this.asArray ? 'dynamic' : (this.kind ?? 'real') }];
   }

@@ -75,7 +75,7 @@ export const MATH_FUNCTIONS: Record<string, ScalarImpl> = {
   degrees: unary((x) => (x * 180) / Math.PI),
   radians: unary((x) => (x * Math.PI) / 180),
   gamma: unary((x) => gamma(x)),
-  loggamma: unary((x) => Math.log(Math.abs(gamma(x)))),
+  loggamma: unary((x) => logGamma(x)),
   pow: ([b, e], kinds) => {
     const x = num(b, kinds[0]);
     const y = num(e, kinds[1]);
@@ -94,17 +94,31 @@ export const MATH_FUNCTIONS: Record<string, ScalarImpl> = {
   max_of: (args, kinds) => pickExtreme(args, kinds, true),
 };
 
+// Lanczos approximation (g = 7, n = 9; about 15 significant digits).
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
+/** The Lanczos sum and t for x ≥ 0.5: Γ(x) = √(2π) · t^(x−0.5) · e^(−t) · sum. */
+function lanczos(x: number): { t: number; sum: number } {
+  const z = x - 1;
+  let sum = LANCZOS[0];
+  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i] / (z + i);
+  return { t: z + 7.5, sum };
+}
+
 function gamma(x: number): number {
-  // Lanczos approximation.
-  const g = 7;
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61503916999185,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
+  if (x <= 0 && Number.isInteger(x)) return NaN; // a pole
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
-  x -= 1;
-  let a = c[0];
-  const t = x + g + 0.5;
-  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
-  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
+  const { t, sum } = lanczos(x);
+  return Math.sqrt(2 * Math.PI) * Math.pow(t, x - 0.5) * Math.exp(-t) * sum;
+}
+
+/** ln|Γ(x)| computed in logs, so it stays finite where Γ itself overflows (x > 171). */
+function logGamma(x: number): number {
+  if (x <= 0 && Number.isInteger(x)) return NaN; // a pole
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+  const { t, sum } = lanczos(x);
+  return 0.5 * Math.log(2 * Math.PI) + (x - 0.5) * Math.log(t) - t + Math.log(sum);
 }

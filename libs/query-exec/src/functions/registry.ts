@@ -2,6 +2,7 @@ import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversions';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
+import { FFT_FUNCTIONS } from './fft';
 import { GENAI_FUNCTIONS } from './genai-functions';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -26,6 +27,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...OPERATOR_HELPER_FUNCTIONS,
     ...MORE_RARE_FUNCTIONS,
     ...SERIES_FUNCTIONS,
+    ...FFT_FUNCTIONS,
     ...GENAI_FUNCTIONS,
   }),
 );

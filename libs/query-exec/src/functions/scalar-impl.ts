@@ -1,6 +1,6 @@
 import type { ColumnKind } from '@quarry/contracts';
 import { formatRfc3339, parseRfc3339 } from '@quarry/common';
-import { valueToString } from '../columns';
+import { formatTimespan, valueToString } from '../columns';
 
 /**
  * A row-wise scalar function: receives one row's argument values (datetimes and timespans as ms numbers)
@@ -17,14 +17,15 @@ export function num(v: unknown, k: ColumnKind): number | null {
   if (typeof v === 'number') return Number.isNaN(v) ? null : v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string') {
+    // Decimal text only: `Number()` alone would also read "0x10", "0b1" and "Infinity".
     const t = v.trim();
-    if (t === '') return null;
-    const n = Number(t);
-    return Number.isNaN(n) ? null : n;
+    return DECIMAL.test(t) ? Number(t) : null;
   }
   void k;
   return null;
 }
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 export function datetimeOf(v: unknown, k: ColumnKind): number | null {
   if (v === null || v === undefined) return null;
@@ -37,9 +38,13 @@ export function isNullish(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v));
 }
 
-/** JSON-ready form of a value of a given kind (datetimes as RFC 3339). */
+/**
+ * JSON-ready form of a value of a given kind: datetimes as RFC 3339 and timespans as their text
+ * (`01:30:00`, as Kusto keeps them in dynamic values), never the milliseconds Quarry counts them in.
+ */
 export function toDynamic(v: unknown, k: ColumnKind): unknown {
   if (v === null || v === undefined) return null;
   if (k === 'datetime' && typeof v === 'number') return formatRfc3339(v);
+  if (k === 'timespan' && typeof v === 'number') return formatTimespan(v);
   return v;
 }

@@ -69,13 +69,16 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
   );
   let regex: ReturnType<typeof compileRegex> | null = null;
   if (node.mode === 'regex') {
-    const pattern = node.parts
-      .map((p) => {
-        if (p.kind === 'const') return p.text;
-        if (p.kind === 'skip') return '.*?';
-        return `(?P<${captureGroup(captures.indexOf(p))}>.*?)`;
-      })
-      .join('');
+    // `flags=` (kind=regex) apply to the whole pattern, as RE2 inline flags.
+    const pattern =
+      (node.flags ? `(?${node.flags})` : '') +
+      node.parts
+        .map((p) => {
+          if (p.kind === 'const') return p.text;
+          if (p.kind === 'skip') return '.*?';
+          return `(?P<${captureGroup(captures.indexOf(p))}>.*?)`;
+        })
+        .join('');
     regex = compileRegex(pattern + (node.parts[node.parts.length - 1]?.kind === 'capture' ? '$' : ''));
   }
   for await (const batch of input) {

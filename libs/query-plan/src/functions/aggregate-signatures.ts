@@ -25,14 +25,16 @@ const sumType = (a: AplType[]) =>
           ? 'real'
           : 'real';
 const same = (a: AplType[]) => a[0] ?? 'dynamic';
+/** The mean of datetimes is a datetime, of timespans a timespan, of numbers a real. */
+const avgType = (a: AplType[]) => (a[0] === 'datetime' || a[0] === 'timespan' ? a[0] : 'real');
 
 const list: AggregateSignature[] = [
   { name: 'count', minArgs: 0, maxArgs: 1, returns: fixed('long'), wireOp: 'count' },
   { name: 'countif', minArgs: 1, maxArgs: 1, returns: fixed('long'), predicateIndex: 0, wireOp: 'countif' },
   { name: 'sum', minArgs: 1, maxArgs: 1, returns: sumType, wireOp: 'sum' },
   { name: 'sumif', minArgs: 2, maxArgs: 2, returns: sumType, predicateIndex: 1, wireOp: 'sumif' },
-  { name: 'avg', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'avg' },
-  { name: 'avgif', minArgs: 2, maxArgs: 2, returns: fixed('real'), predicateIndex: 1, wireOp: 'avgif' },
+  { name: 'avg', minArgs: 1, maxArgs: 1, returns: avgType, wireOp: 'avg' },
+  { name: 'avgif', minArgs: 2, maxArgs: 2, returns: avgType, predicateIndex: 1, wireOp: 'avgif' },
   { name: 'min', minArgs: 1, maxArgs: 1, returns: same, wireOp: 'min' },
   { name: 'minif', minArgs: 2, maxArgs: 2, returns: same, predicateIndex: 1, wireOp: 'minif' },
   { name: 'max', minArgs: 1, maxArgs: 1, returns: same, wireOp: 'max' },

@@ -306,6 +306,9 @@ for (const n of ['dot_product', 'cosine_similarity', 'pearson_correlation'])
 def('series_stats_dynamic', 1, 1, fixed('dynamic'));
 // `series_stats(x)` in extend / project expands into seven columns (builder); alone it is the bag.
 def('series_stats', 1, 1, fixed('dynamic'));
+// `series_fft(re [, im])` / `series_ifft(…)`: a bag {real, imag}, two columns in extend / project.
+def('series_fft', 1, 2, fixed('dynamic'));
+def('series_ifft', 1, 2, fixed('dynamic'));
 def('series_fill_const', 2, 3, fixed('dynamic'));
 def('series_fill_forward', 1, 2, fixed('dynamic'));
 def('series_fill_backward', 1, 2, fixed('dynamic'));

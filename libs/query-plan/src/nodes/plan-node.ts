@@ -126,6 +126,8 @@ export interface ParseNode {
   source: PExpr;
   parts: ParsePart[];
   mode: 'simple' | 'relaxed' | 'regex';
+  /** RE2 flags of kind=regex (`i`, `m`, `s`, `U`), applied to the whole pattern. */
+  flags?: string;
   dropUnmatched: boolean;
   schema: Field[];
 }

@@ -1,0 +1,165 @@
+/**
+ * The argument types of functions whose arguments have a fixed meaning (a number of digits, a datetime, a
+ * predicate), checked when the query is planned so a wrong type is a 400 with the argument's position
+ * rather than a silent null per row. Only what is unambiguous is listed: text arguments accept any scalar
+ * (Kusto converts them with `tostring`), and `dynamic` arguments always pass because their type is known
+ * only per row (a field whose type varies between events is `dynamic`).
+ */
+import type { AplType } from '../types';
+
+/** The types an argument accepts, with the words used in the error message. */
+interface Accepts {
+  types: readonly AplType[];
+  expected: string;
+}
+
+const accepts = (expected: string, ...types: AplType[]): Accepts => ({ types, expected });
+
+const NUM = accepts('a number', 'long', 'real');
+const BOOL = accepts('bool', 'bool');
+const DT = accepts('a datetime', 'datetime');
+const SPAN = accepts('a timespan', 'timespan');
+const NUM_SPAN = accepts('a number or timespan', 'long', 'real', 'timespan');
+const NUM_SPAN_DT = accepts('a number, timespan or datetime', 'long', 'real', 'timespan', 'datetime');
+/** Positions after the listed ones accept anything. */
+type Params = (Accepts | null)[];
+
+const SCALAR: Record<string, Params> = {
+  iff: [BOOL],
+  not: [BOOL],
+  round: [NUM, NUM],
+  ceiling: [NUM],
+  sign: [NUM],
+  abs: [NUM_SPAN],
+  floor: [NUM_SPAN_DT, NUM_SPAN],
+  bin: [NUM_SPAN_DT, NUM_SPAN],
+  bin_auto: [DT],
+  pow: [NUM, NUM],
+  atan2: [NUM, NUM],
+  rand: [NUM],
+  now: [SPAN],
+  ago: [SPAN],
+  substring: [null, NUM, NUM],
+  split: [null, null, NUM],
+  indexof: [null, null, NUM, NUM, NUM],
+  indexof_regex: [null, null, NUM, NUM, NUM],
+  strrep: [null, NUM],
+  extract: [null, NUM],
+  tohex: [NUM, NUM],
+  format_bytes: [NUM, NUM, null, NUM],
+  parse_bytes: [null, NUM],
+  datetime_add: [null, NUM, DT],
+  datetime_diff: [null, DT, DT],
+  datetime_part: [null, DT],
+  array_slice: [null, NUM, NUM],
+  array_index_of: [null, null, NUM, NUM, NUM],
+  array_rotate_left: [null, NUM],
+  array_rotate_right: [null, NUM],
+  array_shift_left: [null, NUM],
+  array_shift_right: [null, NUM],
+  parse_ipv4_mask: [null, NUM],
+  format_ipv4_mask: [null, NUM],
+  ipv4_compare: [null, null, NUM],
+  ipv4_is_match: [null, null, NUM],
+  ipv6_compare: [null, null, NUM],
+  ipv6_is_match: [null, null, NUM],
+  genai_get_content_by_index: [null, NUM],
+  genai_get_role: [null, NUM],
+};
+for (const n of ['sqrt', 'exp', 'exp2', 'exp10', 'log', 'log10', 'log2', 'gamma', 'loggamma', 'cot'])
+  SCALAR[n] = [NUM];
+for (const n of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'degrees', 'radians']) SCALAR[n] = [NUM];
+for (const n of ['startofday', 'startofweek', 'startofmonth', 'startofyear']) SCALAR[n] = [DT, NUM];
+for (const n of ['endofday', 'endofweek', 'endofmonth', 'endofyear']) SCALAR[n] = [DT, NUM];
+for (const n of [
+  'hourofday',
+  'dayofmonth',
+  'dayofyear',
+  'getmonth',
+  'monthofyear',
+  'getyear',
+  'dayofweek',
+  'week_of_year',
+])
+  SCALAR[n] = [DT];
+for (const unit of ['seconds', 'milliseconds', 'microseconds', 'nanoseconds'])
+  SCALAR[`unixtime_${unit}_todatetime`] = [NUM];
+
+const AGGREGATE: Record<string, Params> = {
+  countif: [BOOL],
+  sum: [NUM_SPAN],
+  sumif: [NUM_SPAN, BOOL],
+  avg: [NUM_SPAN_DT],
+  avgif: [NUM_SPAN_DT, BOOL],
+  minif: [null, BOOL],
+  maxif: [null, BOOL],
+  dcount: [null, NUM],
+  dcountif: [null, BOOL, NUM],
+  percentile: [NUM_SPAN_DT, NUM],
+  percentileif: [NUM_SPAN_DT, NUM, BOOL],
+  percentiles_array: [NUM_SPAN_DT],
+  percentiles_arrayif: [NUM_SPAN_DT, null, BOOL],
+  stdev: [NUM],
+  stdevif: [NUM, BOOL],
+  variance: [NUM],
+  varianceif: [NUM, BOOL],
+  make_list: [null, NUM],
+  make_list_if: [null, BOOL, NUM],
+  make_set: [null, NUM],
+  make_set_if: [null, BOOL, NUM],
+  topk: [null, NUM],
+  topkif: [null, NUM, BOOL],
+  histogram: [NUM_SPAN_DT, NUM],
+  histogramif: [NUM_SPAN_DT, NUM, BOOL],
+  rate: [NUM],
+  phrases: [null, NUM],
+  make_bag: [null, NUM],
+};
+
+/** `case(p1, v1, p2, v2, …, else)`: the predicates are the even positions before the last. */
+function caseParam(index: number, count: number): Accepts | null {
+  return index % 2 === 0 && index < count - 1 ? BOOL : null;
+}
+
+export interface ArgumentTypeError {
+  /** 0-based position of the argument. */
+  index: number;
+  expected: string;
+  got: AplType;
+}
+
+function check(
+  types: readonly AplType[],
+  param: (index: number) => Accepts | null,
+): ArgumentTypeError | null {
+  for (let i = 0; i < types.length; i++) {
+    const p = param(i);
+    if (p === null || types[i] === 'dynamic' || p.types.includes(types[i])) continue;
+    return { index: i, expected: p.expected, got: types[i] };
+  }
+  return null;
+}
+
+/** The first argument of a scalar function call whose static type the function cannot take. */
+export function scalarArgumentError(fn: string, types: readonly AplType[]): ArgumentTypeError | null {
+  if (fn === 'case') return check(types, (i) => caseParam(i, types.length));
+  const params = SCALAR[fn];
+  if (params === undefined) return null;
+  const bad = check(types, (i) => params[i] ?? null);
+  if (bad) return bad;
+  // `bin(datetime, size)` needs a timespan size: a number would be read as milliseconds.
+  if ((fn === 'bin' || fn === 'floor') && types.length === 2 && types[0] === 'datetime') {
+    if (types[1] !== 'timespan' && types[1] !== 'dynamic')
+      return { index: 1, expected: 'a timespan', got: types[1] };
+  }
+  return null;
+}
+
+/** The first argument of an aggregation call (predicate included, in written order) of a wrong type. */
+export function aggregateArgumentError(fn: string, types: readonly AplType[]): ArgumentTypeError | null {
+  const params = AGGREGATE[fn];
+  if (params === undefined) return null;
+  // percentiles_array(x, p1, p2, …): every rank a number (or one dynamic array of them).
+  if (fn === 'percentiles_array') return check(types, (i) => (i === 0 ? NUM_SPAN_DT : NUM));
+  return check(types, (i) => params[i] ?? null);
+}

@@ -1,0 +1,2 @@
+// expect: the mean of datetimes is a datetime, of timespans a timespan: minutes 10,20,50,65,90,120,135,225 -> mean 89.375 min = 01:29:22.5; GET 10,50,120,225 -> 101.25 min = 01:41:15; as offsets from midnight the timespan 01:29:22.5 -> ["2024-05-01T01:29:22.5Z","2024-05-01T01:41:15Z","01:29:22.5000000"]
+ds | summarize avg(_time), avgif(_time, method == "GET"), o = avg(_time - datetime(2024-05-01))

@@ -1,0 +1,2 @@
+// expect: values from Python's math.gamma / math.lgamma (an independent oracle): gamma(5) = 24, gamma(0.5) = sqrt(pi) = 1.772453851, lgamma(5) = ln 24 = 3.17805383, lgamma(200) = 857.93367 (gamma itself overflows there), gamma(-1.5) = 2.363271801; poles at 0 and -2 -> null -> [24,1.772453851,3.17805383,857.93367,2.363271801,null,null]
+print a = round(gamma(5), 9), b = round(gamma(0.5), 9), c = round(loggamma(5), 9), d = round(loggamma(200), 6), e = round(gamma(-1.5), 9), f = gamma(-2), g = gamma(0)

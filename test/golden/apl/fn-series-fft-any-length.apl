@@ -1,0 +1,2 @@
+// expect: lengths that are not powers of two: a constant 2 over 5 points -> [10,0,0,0,0] + 0i; a unit impulse over 6 points -> six ones + 0i (unnamed: series_fft_b_real, series_fft_b_imag); ifft(fft([1..5])) -> [1,2,3,4,5] + 0i
+print a = dynamic([2, 2, 2, 2, 2]), b = dynamic([1, 0, 0, 0, 0, 0]), c = dynamic([1, 2, 3, 4, 5]) | extend (ar, ai) = series_fft(a), series_fft(b) | extend (cr, ci) = series_ifft(series_fft(c).real, series_fft(c).imag) | project ar, ai, series_fft_b_real, series_fft_b_imag, cr, ci

@@ -1,0 +1,2 @@
+// expect: conversions read decimal text only (whitespace trimmed, sign, fraction, exponent): toint("0x10") null, toreal("Infinity") null, toint(" 7 ") 7, toreal("1e3") 1000, toreal(".5") 0.5, tolong("+5") 5, toreal("1,5") null -> [null,null,7,1000,0.5,5,null]
+print a = toint("0x10"), b = toreal("Infinity"), c = toint(" 7 "), d = toreal("1e3"), e = toreal(".5"), f = tolong("+5"), g = toreal("1,5")
