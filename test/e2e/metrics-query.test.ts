@@ -93,6 +93,58 @@ describe('POST /v1/query/_mpl', () => {
     expect(await res.text()).toMatch(/MPL/);
   });
 
+  it('runs regexes on RE2: linear time, and a 400 with the position for lookaround or backreferences', async () => {
+    // 1,000 a's and a "!": a backtracking engine would try 2^1000 splits of `(a+)+$` on this tag.
+    const evil = 'a'.repeat(1000) + '!';
+    const ingested = await server.request('POST', '/v1/metrics', {
+      headers: { 'x-axiom-metrics-dataset': 'mq' },
+      body: {
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name: 'names',
+                    gauge: {
+                      dataPoints: [evil, 'aaa'].map((name) => ({
+                        timeUnixNano: String(BigInt(T0) * 1_000_000_000n),
+                        asDouble: name.length,
+                        attributes: [{ key: 'name', value: { stringValue: name } }],
+                      })),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(ingested.status).toBe(200);
+    const started = Date.now();
+    const res = await query('/v1/query/_mpl?format=metrics-v1', {
+      mpl: 'mq:names | where name == #/(a+)+$/ | align to 1h using max',
+      ...RANGE,
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).map((s: { data: number[] }) => s.data)).toEqual([[3]]);
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    for (const [mpl, message, column] of [
+      ['mq:names | where name == #/a(?=b)/', 'lookaround is not supported ((?=)', 29],
+      ['mq:names | where name == #/(a)\\1/', 'backreferences are not supported (\\1)', 31],
+    ] as const) {
+      const bad = await query('/v1/query/_mpl', { mpl, ...RANGE });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        error: 'mpl_invalid_regex',
+        message: expect.stringContaining(`${message}; MPL regexes use RE2 syntax at 1:${column}`),
+        detail: { line: 1, column },
+      });
+    }
+  });
+
   it('answers 400 for bad queries and formats, 404 for unknown datasets, 403 without the capability', async () => {
     expect((await query('/v1/query/_mpl', { mpl: 'mq:load | align to', ...RANGE })).status).toBe(400);
     expect((await query('/v1/query/_mpl?format=csv', { mpl: 'mq:load', ...RANGE })).status).toBe(400);
