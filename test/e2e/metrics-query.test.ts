@@ -8,7 +8,11 @@ describe('POST /v1/query/_mpl', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Small query limits, so the limit test needs little data (the other tests stay far below them).
+    server = await startTestServer({
+      QUARRY_METRICS_MAX_QUERY_SERIES: '3',
+      QUARRY_METRICS_MAX_QUERY_CELLS: '1000',
+    });
     await server.request('POST', '/v2/datasets', { body: { name: 'mq', kind: 'otel:metrics:v1' } });
     await server.request('POST', '/v2/datasets', { body: { name: 'mq-events' } });
     // Two gauge series, one point a minute for an hour: host a = minute index, host b = 100.
@@ -143,6 +147,62 @@ describe('POST /v1/query/_mpl', () => {
         detail: { line: 1, column },
       });
     }
+  });
+
+  it('answers 400 naming the limit when a query would hold too much (limits from the configuration)', async () => {
+    const ingested = await server.request('POST', '/v1/metrics', {
+      headers: { 'x-axiom-metrics-dataset': 'mq' },
+      body: {
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name: 'hosts',
+                    gauge: {
+                      dataPoints: ['h1', 'h2', 'h3', 'h4'].map((host) => ({
+                        timeUnixNano: String(BigInt(T0) * 1_000_000_000n),
+                        asDouble: 1,
+                        attributes: [{ key: 'host', value: { stringValue: host } }],
+                      })),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(ingested.status).toBe(200);
+    const series = await query('/v1/query/_mpl', { mpl: 'mq:hosts | align to 1h using avg', ...RANGE });
+    expect(series.status).toBe(400);
+    expect(await series.json()).toMatchObject({
+      error: 'mpl_limit_exceeded',
+      message:
+        'query exceeds the limit of 3 series per source; hosts has more matching series; ' +
+        'narrow the query with where clauses or sample at 1:1',
+      detail: { limit: 'series per source', max: 3, line: 1, column: 1 },
+    });
+    const narrowed = await query('/v1/query/_mpl', {
+      mpl: 'mq:hosts | where host != "h4" | align to 1h using avg',
+      ...RANGE,
+    });
+    expect(narrowed.status).toBe(200);
+
+    // 2 series × 120 thirty-second windows = 240 cells fit; 2 × 3,600 one-second windows do not.
+    const fits = await query('/v1/query/_mpl', { mpl: 'mq:load | align to 30s using avg', ...RANGE });
+    expect(fits.status).toBe(200);
+    const cells = await query('/v1/query/_mpl', { mpl: 'mq:load | align to 1s using avg', ...RANGE });
+    expect(cells.status).toBe(400);
+    expect(await cells.json()).toMatchObject({
+      error: 'mpl_limit_exceeded',
+      message: expect.stringMatching(
+        /^query exceeds the limit of 1,000 grid cells \(series × windows\) per stage; this stage would hold 2 series × 3,600 windows; use a larger window/,
+      ),
+      detail: { max: 1000, line: 1, column: 11 },
+    });
   });
 
   it('answers 400 for bad queries and formats, 404 for unknown datasets, 403 without the capability', async () => {

@@ -225,6 +225,10 @@ describe('MetricsStore', () => {
       (e: unknown) => e,
     );
     expect(isQuarryError(err) && err.kind).toBe('invalid');
+    expect(isQuarryError(err) && [err.code, err.message]).toEqual([
+      'mpl_limit_exceeded',
+      'query exceeds the limit of 3 points read; shorten the time range or select fewer series with where clauses',
+    ]);
   });
 
   it('forgets a deleted dataset: catalog, tail, block rows and objects', async () => {

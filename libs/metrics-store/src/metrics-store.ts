@@ -374,9 +374,12 @@ export class MetricsStore {
       if (!inside) return;
       budget -= inside.times.length;
       if (budget < 0) {
+        // Same code and wording as the engine's own limits: to a client it is one limit.
+        const max = this.options.maxPointsPerQuery;
         throw invalid(
-          `the query reads more than ${this.options.maxPointsPerQuery} points; narrow the time range or filter by tags`,
-          { code: 'metrics_query_too_large' },
+          `query exceeds the limit of ${max.toLocaleString('en')} points read; ` +
+            'shorten the time range or select fewer series with where clauses',
+          { code: 'mpl_limit_exceeded', details: { limit: 'points read', max } },
         );
       }
       const list = pieces.get(series.id);
