@@ -19,7 +19,7 @@ import { MetricsTail } from './metrics-tail';
 import { decodePointBlock, encodePointBlock, type BlockSeries, type DecodedBlock } from './point-block';
 import { SeriesCatalog, type SeriesEntry } from './series-catalog';
 import { seriesIdOf } from './series-key';
-import { mergePieces, normalizeSeries, sliceSeries } from './series-points';
+import { mergePieces, normalizeSeries, scalarColumns, sliceSeries } from './series-points';
 import type { IncomingSeries, MetricMeta, MetricsBatch } from './types';
 
 export interface MetricsStoreOptions {
@@ -391,18 +391,18 @@ export class MetricsStore {
 
     const temporality: MetricTemporality = entry.meta.temporality ?? 'Cumulative';
     for (const [id, list] of pieces) {
-      const merged = mergePieces(list);
       const tags = candidates.get(id)!.tags;
-      if (merged.kind === 'scalar') {
+      if (list[0].kind === 'scalar') {
         yield {
           kind: 'scalar',
           metric: selection.metric,
           tags,
           unit: entry.meta.unit,
-          times: Float64Array.from(merged.times),
-          values: Float64Array.from(merged.values),
+          ...scalarColumns(list),
         };
       } else {
+        const merged = mergePieces(list);
+        if (merged.kind !== 'histogram') continue;
         yield {
           kind: 'histogram',
           metric: selection.metric,
