@@ -3,9 +3,25 @@ import { startTestServer, type TestServer } from '../support/test-server';
 const T0 = 1_746_057_600; // 2025-05-01T00:00:00Z
 const RANGE = { startTime: '2025-05-01T00:00:00Z', endTime: '2025-05-01T01:00:00Z' };
 
+/** A gauge point `minute` minutes after T0 with one string tag. */
+const point = (tag: string, value: string, minute: number, asDouble: number) => ({
+  timeUnixNano: String(BigInt(T0 + 60 * minute) * 1_000_000_000n),
+  asDouble,
+  attributes: [{ key: tag, value: { stringValue: value } }],
+});
+
+/** An OTLP/JSON request with one gauge metric. */
+const gauge = (name: string, dataPoints: ReturnType<typeof point>[]) => ({
+  resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name, gauge: { dataPoints } }] }] }],
+});
+
 /** The MPL endpoint's HTTP contract: formats, body variants, params, the spec, and errors. */
 describe('POST /v1/query/_mpl', () => {
   let server: TestServer;
+  const query = (path: string, body: object, headers: Record<string, string> = {}) =>
+    server.request('POST', path, { body, headers });
+  const ingest = (body: object) =>
+    server.request('POST', '/v1/metrics', { headers: { 'x-axiom-metrics-dataset': 'mq' }, body });
 
   beforeAll(async () => {
     // Small query limits, so the limit test needs little data (the other tests stay far below them).
@@ -16,38 +32,15 @@ describe('POST /v1/query/_mpl', () => {
     await server.request('POST', '/v2/datasets', { body: { name: 'mq', kind: 'otel:metrics:v1' } });
     await server.request('POST', '/v2/datasets', { body: { name: 'mq-events' } });
     // Two gauge series, one point a minute for an hour: host a = minute index, host b = 100.
-    const point = (host: string, i: number) => ({
-      timeUnixNano: String(BigInt(T0 + 60 * i) * 1_000_000_000n),
-      asDouble: host === 'a' ? i : 100,
-      attributes: [{ key: 'host', value: { stringValue: host } }],
-    });
-    const res = await server.request('POST', '/v1/metrics', {
-      headers: { 'x-axiom-metrics-dataset': 'mq' },
-      body: {
-        resourceMetrics: [
-          {
-            scopeMetrics: [
-              {
-                metrics: [
-                  {
-                    name: 'load',
-                    gauge: {
-                      dataPoints: Array.from({ length: 60 }, (_, i) => [point('a', i), point('b', i)]).flat(),
-                    },
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    });
+    const res = await ingest(
+      gauge(
+        'load',
+        Array.from({ length: 60 }, (_, i) => [point('host', 'a', i, i), point('host', 'b', i, 100)]).flat(),
+      ),
+    );
     expect(res.status).toBe(200);
   });
   afterAll(() => server.close());
-
-  const query = (path: string, body: object, headers: Record<string, string> = {}) =>
-    server.request('POST', path, { body, headers });
 
   it('answers metrics-v1, v2 (default) and v3 (by Accept) with their content types', async () => {
     const mpl = 'mq:load | align to 30m using avg | group using max';
@@ -100,31 +93,12 @@ describe('POST /v1/query/_mpl', () => {
   it('runs regexes on RE2: linear time, and a 400 with the position for lookaround or backreferences', async () => {
     // 1,000 a's and a "!": a backtracking engine would try 2^1000 splits of `(a+)+$` on this tag.
     const evil = 'a'.repeat(1000) + '!';
-    const ingested = await server.request('POST', '/v1/metrics', {
-      headers: { 'x-axiom-metrics-dataset': 'mq' },
-      body: {
-        resourceMetrics: [
-          {
-            scopeMetrics: [
-              {
-                metrics: [
-                  {
-                    name: 'names',
-                    gauge: {
-                      dataPoints: [evil, 'aaa'].map((name) => ({
-                        timeUnixNano: String(BigInt(T0) * 1_000_000_000n),
-                        asDouble: name.length,
-                        attributes: [{ key: 'name', value: { stringValue: name } }],
-                      })),
-                    },
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    });
+    const ingested = await ingest(
+      gauge(
+        'names',
+        [evil, 'aaa'].map((name) => point('name', name, 0, name.length)),
+      ),
+    );
     expect(ingested.status).toBe(200);
     const started = Date.now();
     const res = await query('/v1/query/_mpl?format=metrics-v1', {
@@ -150,31 +124,12 @@ describe('POST /v1/query/_mpl', () => {
   });
 
   it('answers 400 naming the limit when a query would hold too much (limits from the configuration)', async () => {
-    const ingested = await server.request('POST', '/v1/metrics', {
-      headers: { 'x-axiom-metrics-dataset': 'mq' },
-      body: {
-        resourceMetrics: [
-          {
-            scopeMetrics: [
-              {
-                metrics: [
-                  {
-                    name: 'hosts',
-                    gauge: {
-                      dataPoints: ['h1', 'h2', 'h3', 'h4'].map((host) => ({
-                        timeUnixNano: String(BigInt(T0) * 1_000_000_000n),
-                        asDouble: 1,
-                        attributes: [{ key: 'host', value: { stringValue: host } }],
-                      })),
-                    },
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    });
+    const ingested = await ingest(
+      gauge(
+        'hosts',
+        ['h1', 'h2', 'h3', 'h4'].map((h) => point('host', h, 0, 1)),
+      ),
+    );
     expect(ingested.status).toBe(200);
     const series = await query('/v1/query/_mpl', { mpl: 'mq:hosts | align to 1h using avg', ...RANGE });
     expect(series.status).toBe(400);
