@@ -40,7 +40,10 @@ const QUERIES = [
   ],
 ];
 
-/** Series definitions: even ids gauges, odd ids counters. */
+/**
+ * Series definitions: even ids gauges, odd ids counters. Every tag set is distinct (the route carries the
+ * counter's number), so the server stores every point sent.
+ */
 function seriesList() {
   return Array.from({ length: SERIES }, (_, i) =>
     i % 2 === 0
@@ -48,7 +51,7 @@ function seriesList() {
       : {
           metric: 'counter',
           resource: { service: `svc-${i % 5}` },
-          attributes: { route: `/api/r${Math.floor(i / 2) % 10}`, code: i % 3 === 0 ? '500' : '200' },
+          attributes: { route: `/api/r${(i - 1) / 2}`, code: i % 3 === 0 ? '500' : '200' },
         },
   );
 }
