@@ -185,6 +185,30 @@ describe('MetricsStore', () => {
     expect(objects.gets).toBe(1);
   });
 
+  it('decodes and caches only the series a query selects from a block', async () => {
+    const objects = new CountingObjectStore();
+    const store = await MetricsStore.open(metastore, objects);
+    const ds = newDataset();
+    const entry = {
+      offset: 7500,
+      batch: { datasetId: ds, series: [gauge({ h: str('x') }, [[1, 1]]), gauge({ h: str('y') }, [[1, 2]])] },
+    };
+    store.add(entry);
+    await store.compact([entry], () => true);
+    const only = (h: string) =>
+      collect(store, { dataset: ds, metric: 'mem', start: 0, end: 10, tagPredicate: (t) => t.h.value === h });
+    objects.gets = 0;
+    expect((await only('x')).map(scalarPoints)).toEqual([[[1, 1]]]);
+    expect(objects.gets).toBe(1);
+    // x is cached; y was never decoded, so reading it fetches the block again, once.
+    expect((await only('x')).map(scalarPoints)).toEqual([[[1, 1]]]);
+    expect(objects.gets).toBe(1);
+    expect((await only('y')).map(scalarPoints)).toEqual([[[1, 2]]]);
+    expect(objects.gets).toBe(2);
+    expect((await collect(store, { dataset: ds, metric: 'mem', start: 0, end: 10 })).length).toBe(2);
+    expect(objects.gets).toBe(2);
+  });
+
   it('keeps histogram points with their buckets and the metric temporality', async () => {
     const store = await MetricsStore.open(metastore, new MemoryObjectStore());
     const ds = newDataset();
@@ -225,6 +249,10 @@ describe('MetricsStore', () => {
       (e: unknown) => e,
     );
     expect(isQuarryError(err) && err.kind).toBe('invalid');
+    expect(isQuarryError(err) && [err.code, err.message]).toEqual([
+      'mpl_limit_exceeded',
+      'query exceeds the limit of 3 points read; shorten the time range or select fewer series with where clauses',
+    ]);
   });
 
   it('forgets a deleted dataset: catalog, tail, block rows and objects', async () => {

@@ -16,16 +16,24 @@ import type {
 } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import { MetricsTail } from './metrics-tail';
-import { decodePointBlock, encodePointBlock, type BlockSeries, type DecodedBlock } from './point-block';
+import {
+  decodeBlockSeries,
+  decodedByteLength,
+  decodePointBlock,
+  encodePointBlock,
+  indexPointBlock,
+  type BlockIndex,
+  type BlockSeries,
+} from './point-block';
 import { SeriesCatalog, type SeriesEntry } from './series-catalog';
 import { seriesIdOf } from './series-key';
-import { mergePieces, normalizeSeries, sliceSeries } from './series-points';
+import { mergePieces, normalizeSeries, scalarColumns, sliceSeries } from './series-points';
 import type { IncomingSeries, MetricMeta, MetricsBatch } from './types';
 
 export interface MetricsStoreOptions {
   /** Points one query may read before it fails (bounded memory per query). */
   maxPointsPerQuery?: number;
-  /** Decoded blocks kept for queries, in bytes. */
+  /** Block indexes and decoded series kept for queries, in bytes. */
   blockCacheBytes?: number;
   /** Blocks never span a multiple of this many seconds, so a query reads only buckets it overlaps. */
   bucketSeconds?: number;
@@ -64,7 +72,8 @@ export class MetricsStore {
   private readonly blocks = new Map<string, Map<string, MetricBlockRecord[]>>();
   /** Ids of the blocks above: a redone compaction step registers nothing twice. */
   private readonly blockIds = new Set<string>();
-  private readonly cache: ByteLru<DecodedBlock>;
+  /** Per block: its index (`i`) and the series queries decoded from it (`s`), so a read decodes only its series. */
+  private readonly cache: ByteLru<CacheEntry>;
   /** Objects of merged-away blocks, deleted after the grace period (a crash leaves them as garbage). */
   private retired: { objectKey: string; at: number }[] = [];
   private readonly options: typeof DEFAULTS;
@@ -76,7 +85,7 @@ export class MetricsStore {
     options: MetricsStoreOptions,
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cache = new ByteLru<DecodedBlock>(this.options.blockCacheBytes);
+    this.cache = new ByteLru<CacheEntry>(this.options.blockCacheBytes);
   }
 
   /** Loads the persisted catalog and block list. */
@@ -267,7 +276,8 @@ export class MetricsStore {
     // Inputs are in log order, so "last point per second wins" carries over into the merged block.
     const pieces = new Map<string, BlockSeries[]>();
     for (const block of inputs) {
-      for (const series of (await this.load(block)).series) {
+      // Straight from the object, past the cache: a merge reads every series once.
+      for (const series of decodePointBlock(await this.objects.get(block.objectKey)).series) {
         const list = pieces.get(series.id);
         if (list) list.push(series);
         else pieces.set(series.id, [series]);
@@ -307,7 +317,7 @@ export class MetricsStore {
     this.blocks.get(datasetId)?.set(metric, list);
     for (const block of inputs) {
       this.blockIds.delete(block.id);
-      this.cache.delete(block.objectKey);
+      this.cache.delete(indexKey(block.objectKey)); // its series entries age out
       this.retired.push({ objectKey: block.objectKey, at: nowSec });
     }
     this.blockIds.add(merged.id);
@@ -335,7 +345,7 @@ export class MetricsStore {
     }
     this.blocks.delete(datasetId);
     for (const block of removed) {
-      this.cache.delete(block.objectKey);
+      this.cache.delete(indexKey(block.objectKey));
       await this.objects.delete(block.objectKey);
     }
     return removed.length;
@@ -374,32 +384,35 @@ export class MetricsStore {
       if (!inside) return;
       budget -= inside.times.length;
       if (budget < 0) {
+        // Same code and wording as the engine's own limits: to a client it is one limit.
+        const max = this.options.maxPointsPerQuery;
         throw invalid(
-          `the query reads more than ${this.options.maxPointsPerQuery} points; narrow the time range or filter by tags`,
-          { code: 'metrics_query_too_large' },
+          `query exceeds the limit of ${max.toLocaleString('en')} points read; ` +
+            'shorten the time range or select fewer series with where clauses',
+          { code: 'mpl_limit_exceeded', details: { limit: 'points read', max } },
         );
       }
       const list = pieces.get(series.id);
       if (list) list.push(inside);
       else pieces.set(series.id, [inside]);
     };
-    for (const block of blocks) for (const series of (await this.load(block)).series) take(series);
+    for (const block of blocks) for (const series of await this.read(block, candidates)) take(series);
     for (const chunk of tail) take(chunk.series);
 
     const temporality: MetricTemporality = entry.meta.temporality ?? 'Cumulative';
     for (const [id, list] of pieces) {
-      const merged = mergePieces(list);
       const tags = candidates.get(id)!.tags;
-      if (merged.kind === 'scalar') {
+      if (list[0].kind === 'scalar') {
         yield {
           kind: 'scalar',
           metric: selection.metric,
           tags,
           unit: entry.meta.unit,
-          times: Float64Array.from(merged.times),
-          values: Float64Array.from(merged.values),
+          ...scalarColumns(list),
         };
       } else {
+        const merged = mergePieces(list);
+        if (merged.kind !== 'histogram') continue;
         yield {
           kind: 'histogram',
           metric: selection.metric,
@@ -412,12 +425,35 @@ export class MetricsStore {
     }
   }
 
-  private async load(block: MetricBlockRecord): Promise<DecodedBlock> {
-    const cached = this.cache.get(block.objectKey);
-    if (cached) return cached;
-    const decoded = decodePointBlock(await this.objects.get(block.objectKey));
-    this.cache.set(block.objectKey, decoded);
-    return decoded;
+  /**
+   * The series of `wanted` that a block holds, decoding only those: a query for one host of a metric
+   * with thousands of series decodes one series per block. From the cache when the block's index and
+   * every wanted series are there; otherwise the object is fetched once and the missing series decoded.
+   */
+  private async read(block: MetricBlockRecord, wanted: ReadonlyMap<string, unknown>): Promise<BlockSeries[]> {
+    const key = block.objectKey;
+    const cachedIndex = this.cache.get(indexKey(key))?.index;
+    const entries = cachedIndex?.series.filter((e) => wanted.has(e.id));
+    const hits = entries?.map((e) => this.cache.get(seriesKey(key, e.id))?.series);
+    if (hits && hits.every((h) => h !== undefined)) return hits as BlockSeries[];
+
+    const bytes = await this.objects.get(key);
+    let index = cachedIndex;
+    if (!index) {
+      index = indexPointBlock(bytes);
+      this.cache.set(indexKey(key), { index, byteLength: index.byteLength });
+    }
+    const out: BlockSeries[] = [];
+    for (const entry of index.series) {
+      if (!wanted.has(entry.id)) continue;
+      let series = this.cache.get(seriesKey(key, entry.id))?.series;
+      if (!series) {
+        series = decodeBlockSeries(bytes, entry);
+        this.cache.set(seriesKey(key, entry.id), { series, byteLength: decodedByteLength(series) });
+      }
+      out.push(series);
+    }
+    return out;
   }
 
   /** Registers the series of an incoming batch in the catalog; returns it normalized, or null if empty. */
@@ -450,6 +486,15 @@ export class MetricsStore {
     }
   }
 }
+
+/** A block index (key `i…`) or one decoded series of a block (key `s…`). */
+interface CacheEntry {
+  index?: BlockIndex;
+  series?: BlockSeries;
+  byteLength: number;
+}
+const indexKey = (objectKey: string) => `i\0${objectKey}`;
+const seriesKey = (objectKey: string, seriesId: string) => `s\0${objectKey}\0${seriesId}`;
 
 const UNKNOWN_META: MetricMeta = { type: 'Gauge', temporality: null, unit: null };
 

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { decodePointBlock, encodePointBlock, type BlockSeries } from './point-block';
+import {
+  decodeBlockSeries,
+  decodePointBlock,
+  encodePointBlock,
+  indexPointBlock,
+  type BlockSeries,
+} from './point-block';
 
 describe('point blocks (QMB1)', () => {
   it('round-trips scalar and histogram series, including gaps and absent min/max', () => {
@@ -54,6 +60,42 @@ describe('point blocks (QMB1)', () => {
     ]);
     // 8 bytes per value + ~1 byte per time delta + header.
     expect(bytes.byteLength).toBeLessThan(1000 * 9 + 200);
+  });
+
+  it('indexes the series bodies so one series decodes alone', () => {
+    const histogram: BlockSeries = {
+      id: 'h',
+      tags: {},
+      kind: 'histogram',
+      times: [5, 6],
+      points: [5, 6].map((time) => ({
+        time,
+        count: 1,
+        sum: 2,
+        min: 2,
+        max: 2,
+        bounds: [1, 10],
+        counts: [0, 1, 0],
+      })),
+    };
+    const scalar = (id: string, n: number): BlockSeries => ({
+      id,
+      tags: { id: { type: 'string', value: id } },
+      kind: 'scalar',
+      times: Array.from({ length: n }, (_, i) => 1000 + i * 300),
+      values: Array.from({ length: n }, (_, i) => i / 3),
+    });
+    const series = [scalar('a', 200), histogram, scalar('c', 3)];
+    const bytes = encodePointBlock('m', series);
+    const index = indexPointBlock(bytes);
+    expect(index.series.map((e) => [e.id, e.kind, e.n])).toEqual([
+      ['a', 'scalar', 200],
+      ['h', 'histogram', 2],
+      ['c', 'scalar', 3],
+    ]);
+    expect(index.series.map((e) => decodeBlockSeries(bytes, e))).toEqual(series);
+    expect(decodeBlockSeries(bytes, index.series[2])).toEqual(series[2]);
+    expect(() => indexPointBlock(bytes.subarray(0, bytes.length - 1))).toThrow(/truncated/);
   });
 
   it('rejects bytes that are not a block', () => {

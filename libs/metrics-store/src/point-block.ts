@@ -137,44 +137,97 @@ export function encodePointBlock(metric: string, series: readonly BlockSeries[])
   return w.finish();
 }
 
-export function decodePointBlock(bytes: Uint8Array): DecodedBlock {
+/** One series of a block: its header entry and where its body lies in the block bytes. */
+export interface BlockEntry {
+  id: string;
+  kind: 'scalar' | 'histogram';
+  n: number;
+  tags: MetricTags;
+  /** Byte offset of the series body. */
+  offset: number;
+}
+
+/** A block's header with body offsets: lets a read decode only the series it selected. */
+export interface BlockIndex {
+  metric: string;
+  series: BlockEntry[];
+  /** Approximate in-memory size, for the block cache. */
+  byteLength: number;
+}
+
+/** Parses the header and finds every series body (skipping bodies reads only their varint bytes). */
+export function indexPointBlock(bytes: Uint8Array): BlockIndex {
   const r = new ByteReader(bytes);
   const magic = r.slice(4);
   if (MAGIC.some((b, i) => magic[i] !== b)) throw internal('not a metrics point block (bad magic)');
-  const header = JSON.parse(new TextDecoder().decode(r.slice(r.u32()))) as {
+  const headerLength = r.u32();
+  const header = JSON.parse(new TextDecoder().decode(r.slice(headerLength))) as {
     v: number;
     metric: string;
     series: { id: string; kind: 'scalar' | 'histogram'; n: number; tags: MetricTags }[];
   };
   if (header.v !== 1) throw internal(`unsupported metrics block version ${header.v}`);
-  const series: BlockSeries[] = [];
+  const series: BlockEntry[] = [];
   for (const h of header.series) {
-    const times = new Array<number>(h.n);
-    let t = 0;
-    for (let i = 0; i < h.n; i++) {
-      t += unzigzag(r.varint());
-      times[i] = t;
-    }
-    if (h.kind === 'scalar') {
-      const values = new Array<number>(h.n);
-      for (let i = 0; i < h.n; i++) values[i] = r.f64();
-      series.push({ id: h.id, tags: h.tags, kind: 'scalar', times, values });
-    } else {
-      const points: HistogramPoint[] = [];
+    series.push({ id: h.id, kind: h.kind, n: h.n, tags: h.tags, offset: r.pos });
+    for (let i = 0; i < h.n; i++) r.varint();
+    if (h.kind === 'scalar') r.pos += 8 * h.n;
+    else
       for (let i = 0; i < h.n; i++) {
-        const count = r.f64();
-        const sum = r.f64();
-        const min = orNull(r.f64());
-        const max = orNull(r.f64());
+        r.pos += 32; // count, sum, min, max
         const nb = r.varint();
-        const bounds: number[] = [];
-        for (let b = 0; b < nb; b++) bounds.push(r.f64());
-        const counts: number[] = [];
-        for (let b = 0; b <= nb; b++) counts.push(r.f64());
-        points.push({ time: times[i], count, sum, min, max, bounds, counts });
+        r.pos += 8 * (2 * nb + 1);
       }
-      series.push({ id: h.id, tags: h.tags, kind: 'histogram', times, points });
-    }
   }
-  return { metric: header.metric, series, byteLength: bytes.byteLength * 2 };
+  if (r.pos > bytes.length) throw internal('metrics block is truncated');
+  return { metric: header.metric, series, byteLength: 2 * headerLength + 64 * series.length };
+}
+
+/** Decodes the body of one series of a block. */
+export function decodeBlockSeries(bytes: Uint8Array, entry: BlockEntry): BlockSeries {
+  const r = new ByteReader(bytes);
+  r.pos = entry.offset;
+  const { id, tags, n } = entry;
+  const times = new Array<number>(n);
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    t += unzigzag(r.varint());
+    times[i] = t;
+  }
+  if (entry.kind === 'scalar') {
+    const values = new Array<number>(n);
+    for (let i = 0; i < n; i++) values[i] = r.f64();
+    return { id, tags, kind: 'scalar', times, values };
+  }
+  const points: HistogramPoint[] = [];
+  for (let i = 0; i < n; i++) {
+    const count = r.f64();
+    const sum = r.f64();
+    const min = orNull(r.f64());
+    const max = orNull(r.f64());
+    const nb = r.varint();
+    const bounds: number[] = [];
+    for (let b = 0; b < nb; b++) bounds.push(r.f64());
+    const counts: number[] = [];
+    for (let b = 0; b <= nb; b++) counts.push(r.f64());
+    points.push({ time: times[i], count, sum, min, max, bounds, counts });
+  }
+  return { id, tags, kind: 'histogram', times, points };
+}
+
+/** Approximate in-memory size of a decoded series, for the block cache. */
+export function decodedByteLength(series: BlockSeries): number {
+  if (series.kind === 'scalar') return 64 + 16 * series.times.length;
+  let bytes = 64 + 8 * series.times.length;
+  for (const p of series.points) bytes += 96 + 16 * p.bounds.length;
+  return bytes;
+}
+
+export function decodePointBlock(bytes: Uint8Array): DecodedBlock {
+  const index = indexPointBlock(bytes);
+  return {
+    metric: index.metric,
+    series: index.series.map((entry) => decodeBlockSeries(bytes, entry)),
+    byteLength: bytes.byteLength * 2,
+  };
 }

@@ -60,7 +60,10 @@ export function finalizeFrame(frame: Frame, ctx: ExecContext): MplSeries[] {
   const out: MplSeries[] = [];
   if (!frame.grid) {
     const grids = frame.scalars.map(naturalGrid);
-    if (grids.some((g) => g && g.length > ctx.limits.maxSlotsPerSeries)) ensureGrid(frame, ctx, 'output');
+    const cells = grids.reduce((n, g) => n + (g?.length ?? 0), 0);
+    // A natural grid too long or too large as a whole falls back to $__interval (checked by align).
+    if (grids.some((g) => g && g.length > ctx.limits.maxSlotsPerSeries) || cells > ctx.limits.maxCells)
+      ensureGrid(frame, ctx, 'output');
     else {
       frame.scalars.forEach((s, i) => {
         const g = grids[i];

@@ -22,6 +22,7 @@ dataset:metric[start..end] [as alias]
 
 - Time: windows are \`[k·d, (k+1)·d)\` since the epoch; the grid covers every window intersecting the range.
 - Histograms: \`\`\`where \`axiom.histogram\` == "count"\`\`\` (count|sum|min|max) exposes scalar sub-series.
+- Regexes (\`#/…/\`): unanchored search on string tags, RE2 syntax (linear time; inline flags like \`(?i)\`; no lookaround or backreferences).
 - Params: \`param__name=<MPL literal>\`; built-ins \`$__interval\` (range / ~250, rounded to a friendly step) and \`$__rate_interval\` (4×).
 - Not supported: \`in [..]\`, sliding windows (\`over\`), \`replace\`, \`join\`, \`format\`, WASM functions.
 - Output: \`format=metrics-v1|metrics-v2|metrics-v3\`; every series has \`start\`, \`resolution\` (seconds) and \`data\` (null = gap).

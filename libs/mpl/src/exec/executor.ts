@@ -2,6 +2,7 @@
  * Runs a parsed, param-checked MPL query over a `MetricsSource`: selects and filters series, then
  * applies the pipes in order. Queries are evaluated bottom-up; a compute evaluates both sides fully.
  */
+import type { SourceSpan } from '@quarry/common';
 import type { MetricsSource, MetricTags } from '@quarry/contracts';
 import type { DurationRef, Literal, Pipe, Query, SimpleQuery, SourceNode, WhereClause } from '../syntax/ast';
 import { mplError } from '../syntax/diagnostics';
@@ -14,6 +15,7 @@ import { computeFrames } from './compute';
 import { compileFilter, filterMentions, type TagPredicate } from './filter';
 import {
   epochGrid,
+  groupKeyOf,
   gridTimes,
   HISTOGRAM_SUB_KINDS,
   HISTOGRAM_TAG,
@@ -26,7 +28,7 @@ import {
 } from './frame';
 import { groupScalars } from './group';
 import { histogramScalars } from './histogram-scalars';
-import { limitExceeded, type MplLimits } from './limits';
+import { checkCells, limitExceeded, type MplLimits } from './limits';
 import { mapArithmetic, mapFunction } from './map';
 
 export interface ExecContext {
@@ -139,9 +141,19 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
       frame.histograms.push({ series, metric: metricName, tags: { ...series.tags }, subKinds });
     }
     if (++selected > ctx.limits.maxSeries)
-      limitExceeded('series per source', ctx.limits.maxSeries, 'narrow the query with where clauses');
+      limitExceeded(
+        'series per source',
+        ctx.limits.maxSeries,
+        `${metricName} has more matching series; narrow the query with where clauses or sample`,
+        q.source.span,
+      );
     if (ctx.pointsRead > ctx.limits.maxPoints)
-      limitExceeded('points read', ctx.limits.maxPoints, 'shorten the time range or add filters');
+      limitExceeded(
+        'points read',
+        ctx.limits.maxPoints,
+        'shorten the time range or select fewer series with where clauses',
+        q.source.span,
+      );
   }
   return frame;
 }
@@ -161,20 +173,22 @@ function windowSeconds(ref: DurationRef, ctx: ExecContext): number {
   return v.seconds;
 }
 
-function gridFor(window: DurationRef | undefined, frame: Frame, ctx: ExecContext): Grid {
+function gridFor(window: DurationRef | undefined, frame: Frame, ctx: ExecContext, span: SourceSpan): Grid {
   const grid = window ? epochGrid(frame.range, windowSeconds(window, ctx)) : wholeRangeGrid(frame.range);
   if (grid.length > ctx.limits.maxSlotsPerSeries) {
     limitExceeded(
       'windows per series',
       ctx.limits.maxSlotsPerSeries,
       'use a larger window or a shorter range',
+      span,
     );
   }
   return grid;
 }
 
 /** Re-samples every scalar onto `grid`. */
-function align(frame: Frame, grid: Grid, fn: AlignFunction): void {
+function align(frame: Frame, grid: Grid, fn: AlignFunction, ctx: ExecContext, span?: SourceSpan): void {
+  checkCells(ctx.limits, frame.scalars.length, grid.length, span);
   const times = gridTimes(grid);
   for (const s of frame.scalars) {
     s.values = alignValues(s.times, s.values, grid, fn);
@@ -188,7 +202,7 @@ export function ensureGrid(frame: Frame, ctx: ExecContext, stage: string): Grid 
   if (frame.grid) return frame.grid;
   const grid = epochGrid(frame.range, ctx.intervalSeconds);
   ctx.warnings.push(`${stage} before any align: aligned to $__interval (${ctx.intervalSeconds}s) using avg`);
-  align(frame, grid, 'avg');
+  align(frame, grid, 'avg', ctx);
   return grid;
 }
 
@@ -241,7 +255,7 @@ function applyPipe(frame: Frame, pipe: Pipe, ctx: ExecContext): void {
       return;
     case 'align':
       expandHistograms(frame);
-      align(frame, gridFor(pipe.window, frame, ctx), pipe.using as AlignFunction);
+      align(frame, gridFor(pipe.window, frame, ctx, pipe.span), pipe.using as AlignFunction, ctx, pipe.span);
       return;
     case 'group': {
       expandHistograms(frame);
@@ -252,8 +266,11 @@ function applyPipe(frame: Frame, pipe: Pipe, ctx: ExecContext): void {
       return;
     }
     case 'bucket': {
-      const grid = gridFor(pipe.window, frame, ctx);
+      const grid = gridFor(pipe.window, frame, ctx, pipe.span);
       const by = pipe.by ?? [];
+      // One accumulator per group, and one output series per group and spec, each a grid long.
+      const groups = new Set([...frame.scalars, ...frame.histograms].map((s) => groupKeyOf(s.tags, by)));
+      checkCells(ctx.limits, groups.size * (pipe.call.specs.length + 1), grid.length, pipe.span);
       frame.scalars = bucketSeries(frame, grid, gridTimes(grid), by, pipe.call, ctx.warnings);
       frame.histograms = [];
       frame.grid = grid;

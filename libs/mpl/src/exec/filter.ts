@@ -1,35 +1,17 @@
 /**
  * `where` predicates over typed tags (README "Filters"): typed comparisons without coercion (int and
  * float compare numerically), false on a missing tag or a type mismatch, `!=` = `not ==`, regexes are
- * unanchored searches on string tags, `is T` checks existence and type.
+ * unanchored searches on string tags (on RE2, regex.ts), `is T` checks existence and type.
  */
-import type { SourceSpan } from '@quarry/common';
+import type RE2 from 're2';
 import type { MetricTagValue } from '@quarry/contracts';
 import type { FilterExpr, Literal } from '../syntax/ast';
 import { mplError } from '../syntax/diagnostics';
 import type { ParamValues } from '../syntax/params';
 import type { TagMap } from './frame';
+import { compileRegex } from './regex';
 
 export type TagPredicate = (tags: TagMap) => boolean;
-
-/**
- * Compiles an MPL regex body to a JS RegExp. Rust's inline `(?i)` prefix becomes the `i` flag; other
- * Rust-only syntax fails to compile and is reported as an invalid query.
- */
-export function compileRegex(pattern: string, span?: SourceSpan): RegExp {
-  let flags = '';
-  let body = pattern;
-  const inline = /^\(\?([imsx]+)\)/.exec(body);
-  if (inline) {
-    flags = [...new Set(inline[1].replace('x', ''))].join('');
-    body = body.slice(inline[0].length);
-  }
-  try {
-    return new RegExp(body, flags);
-  } catch (err) {
-    throw mplError('mpl_invalid_value', `invalid regex #/${pattern}/: ${(err as Error).message}`, span);
-  }
-}
 
 function equals(tag: MetricTagValue, lit: Literal): boolean {
   const tagNumeric = tag.type === 'int' || tag.type === 'float';
@@ -70,14 +52,20 @@ export function compileFilter(expr: FilterExpr, params: ParamValues): TagPredica
     case 'is':
       return (tags) => tags[expr.tag]?.type === expr.type;
     case 'regex':
-      return regexPredicate(expr.tag, compileRegex(expr.pattern, expr.span), expr.negate);
+      return regexPredicate(
+        expr.tag,
+        compileRegex(expr.pattern, { label: `#/${expr.raw}/`, span: expr.patternSpan, raw: expr.raw }),
+        expr.negate,
+      );
     case 'cmp': {
       let lit: Literal;
       if (expr.value.kind === 'param') {
         const v = params.get(expr.value.name);
         if (!v) throw mplError('mpl_param', `param $${expr.value.name} has no value`, expr.value.span);
-        if (v.type === 'Regex')
-          return regexPredicate(expr.tag, compileRegex(v.pattern, expr.span), expr.op === '!=');
+        if (v.type === 'Regex') {
+          const origin = { label: `param $${expr.value.name} (#/${v.pattern}/)`, span: expr.value.span };
+          return regexPredicate(expr.tag, compileRegex(v.pattern, origin), expr.op === '!=');
+        }
         if (v.type === 'Dataset' || v.type === 'Duration')
           throw mplError('mpl_param', `param $${expr.value.name} cannot be a filter value`, expr.span);
         lit = { kind: v.type, value: v.value } as Literal;
@@ -96,7 +84,7 @@ export function compileFilter(expr: FilterExpr, params: ParamValues): TagPredica
   }
 }
 
-function regexPredicate(tag: string, re: RegExp, negate: boolean): TagPredicate {
+function regexPredicate(tag: string, re: RE2, negate: boolean): TagPredicate {
   return (tags) => {
     const t = tags[tag];
     const match = !!t && t.type === 'string' && re.test(t.value);

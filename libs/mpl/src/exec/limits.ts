@@ -1,5 +1,10 @@
-/** Per-query guard rails (docs/metrics.md "MPL › Limits"); exceeding one is a 400 `mpl_limit_exceeded`. */
-import { mplError } from '../syntax/diagnostics';
+/**
+ * Per-query guard rails (docs/metrics.md "MPL › Limits"): what one query may hold in memory. Exceeding one
+ * fails the query with a 400 `mpl_limit_exceeded` that names the limit and how to narrow the query, instead
+ * of letting the process run out of memory. The server sets them from its configuration.
+ */
+import { QuarryError, type SourceSpan } from '@quarry/common';
+import { where } from '../syntax/diagnostics';
 
 export interface MplLimits {
   /** Series selected by one source after filters (histograms count once). */
@@ -8,14 +13,34 @@ export interface MplLimits {
   maxPoints: number;
   /** Slots of one result grid (window count of an align/bucket, or of an unaligned series' natural grid). */
   maxSlotsPerSeries: number;
+  /** Slots one stage holds over all its series (series × windows): the memory of a gridded frame. */
+  maxCells: number;
 }
 
 export const DEFAULT_MPL_LIMITS: MplLimits = {
   maxSeries: 10_000,
   maxPoints: 20_000_000,
   maxSlotsPerSeries: 100_000,
+  maxCells: 20_000_000,
 };
 
-export function limitExceeded(what: string, limit: number, hint: string): never {
-  throw mplError('mpl_limit_exceeded', `query exceeds the limit of ${limit} ${what}; ${hint}`);
+export function limitExceeded(what: string, limit: number, hint: string, span?: SourceSpan): never {
+  throw new QuarryError(
+    'invalid',
+    `query exceeds the limit of ${limit.toLocaleString('en')} ${what}; ${hint}${where(span)}`,
+    { code: 'mpl_limit_exceeded', span, details: { limit: what, max: limit } },
+  );
+}
+
+/** Fails when a stage would hold `series × slots` grid cells over the limit. */
+export function checkCells(limits: MplLimits, series: number, slots: number, span?: SourceSpan): void {
+  if (series * slots > limits.maxCells) {
+    limitExceeded(
+      'grid cells (series × windows) per stage',
+      limits.maxCells,
+      `this stage would hold ${series.toLocaleString('en')} series × ${slots.toLocaleString('en')} windows; ` +
+        'use a larger window, a shorter range, or filter or group series first',
+      span,
+    );
+  }
 }

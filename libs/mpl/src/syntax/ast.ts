@@ -65,7 +65,17 @@ export type FilterExpr =
       value: FilterValue;
       span: SourceSpan;
     }
-  | { kind: 'regex'; tag: string; negate: boolean; pattern: string; span: SourceSpan }
+  | {
+      kind: 'regex';
+      tag: string;
+      negate: boolean;
+      /** The body with MPL's escapes decoded, as the regex engine gets it. */
+      pattern: string;
+      /** The body as written, and the span of the whole `#/…/` literal (to point into it on errors). */
+      raw: string;
+      patternSpan: SourceSpan;
+      span: SourceSpan;
+    }
   | { kind: 'is'; tag: string; type: 'string' | 'int' | 'float' | 'bool'; span: SourceSpan };
 
 /** A `where` clause; `ifdef` makes it conditional on a supplied param. */

@@ -13,6 +13,7 @@ export type MplDiagnosticCode =
   | 'mpl_not_supported'
   | 'mpl_invalid_duration'
   | 'mpl_invalid_value'
+  | 'mpl_invalid_regex'
   | 'mpl_limit_exceeded';
 
 export interface MplDiagnostic {

@@ -396,7 +396,15 @@ class Parser {
       if (op !== '==' && op !== '!=')
         throw mplError('mpl_syntax', `a regex can only be compared with == or !=`, this.span(v));
       this.next();
-      return { kind: 'regex', tag, negate: op === '!=', pattern: v.text, span: this.spanFrom(start) };
+      return {
+        kind: 'regex',
+        tag,
+        negate: op === '!=',
+        pattern: v.text,
+        raw: this.text.slice(v.start + 2, v.end - 1),
+        patternSpan: this.span(v),
+        span: this.spanFrom(start),
+      };
     }
     const value: FilterValue = this.isPunct('$') ? this.paramRef() : this.literal();
     return { kind: 'cmp', tag, op, value, span: this.spanFrom(start) };

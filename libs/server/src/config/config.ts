@@ -146,6 +146,16 @@ export const CONFIG_VARIABLES = {
     default: '250000',
     help: 'A summarize is split across the query workers when the blocks it scans hold at least this many rows.',
   },
+  QUARRY_METRICS_MAX_QUERY_SERIES: {
+    schema: int(1, 100_000_000),
+    default: '10000',
+    help: 'Series one MPL source may select after its filters; more fails the query with 400.',
+  },
+  QUARRY_METRICS_MAX_QUERY_CELLS: {
+    schema: int(1000, 2_000_000_000),
+    default: '20000000',
+    help: 'Grid slots (series x windows) one MPL stage may hold; more fails the query with 400 (bounds query memory).',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -181,6 +191,8 @@ export interface QuarryConfig {
   metricsMaxBodyBytes: number;
   metricsCompactIntervalMs: number;
   metricsMaxQueryPoints: number;
+  metricsMaxQuerySeries: number;
+  metricsMaxQueryCells: number;
 }
 
 /** Parses the environment; throws one `invalid` error listing every problem. */
@@ -225,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
     metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,
     metricsMaxQueryPoints: values.QUARRY_METRICS_MAX_QUERY_POINTS as number,
+    metricsMaxQuerySeries: values.QUARRY_METRICS_MAX_QUERY_SERIES as number,
+    metricsMaxQueryCells: values.QUARRY_METRICS_MAX_QUERY_CELLS as number,
   };
 }
 

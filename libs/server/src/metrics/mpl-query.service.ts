@@ -55,6 +55,11 @@ export class MplQueryService {
       endSec: request.endSec,
       nowSec: Math.floor(nowMs / 1000),
       params: request.params,
+      limits: {
+        maxPoints: this.storage.config.metricsMaxQueryPoints,
+        maxSeries: this.storage.config.metricsMaxQuerySeries,
+        maxCells: this.storage.config.metricsMaxQueryCells,
+      },
     });
     return renderMpl(result, format);
   }

@@ -106,6 +106,11 @@ export class QuarryMetrics {
       () => storage.metrics.store.stats.series,
     );
     gauge(
+      'quarry_metrics_blocks',
+      'Registered metric point blocks (falls as the merge loop joins the blocks of a time bucket).',
+      () => storage.metrics.store.stats.blocks,
+    );
+    gauge(
       'quarry_metrics_tail_points',
       'Acknowledged metric points not yet compacted into blocks.',
       () => storage.metrics.store.stats.tailPoints,
