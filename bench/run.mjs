@@ -1,6 +1,6 @@
 // Ingest + query benchmark over HTTP against the standalone server, side by side with DuckDB.
 //
-//   npm run bench -- [--events 1000000] [--threads 1] [--batch 5000] [--concurrency 4] [--reps 5]
+//   npm run bench -- [--events 1000000] [--threads 1] [--batch 5000] [--concurrency 4] [--reps 7] [--warmup 3]
 //                    [--no-duckdb] [--no-formats]
 //   QUARRY_URL=http://127.0.0.1:8080 QUARRY_TOKEN=xaat-... npm run bench   (use a running server)
 //
@@ -23,7 +23,10 @@ const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--$
 const EVENTS = Number(opt('events', '1000000'));
 const BATCH = Number(opt('batch', '5000'));
 const CONCURRENCY = Number(opt('concurrency', '4'));
-const REPS = Number(opt('reps', '5'));
+const REPS = Number(opt('reps', '7'));
+// Rounds of the whole query set before timing, on both sides: a server that has been up for a while has
+// its query kernels JIT-compiled in the main thread and in every query worker; a cold one has not.
+const WARMUP = Number(opt('warmup', '3'));
 const THREADS = Number(opt('threads', '1'));
 const CPU_METRIC = 'quarry_process_process_cpu_seconds_total';
 
@@ -123,10 +126,16 @@ async function runQueries(client, duck) {
     `\n| query | Quarry ms | DuckDB ms (t=${THREADS}) | Quarry/DuckDB | answers |\n|---|---:|---:|---:|---|`,
   );
   const ratios = [];
+  for (let round = 0; round < WARMUP; round++) {
+    for (const [name, apl] of QUERIES) {
+      await client.query(name, apl);
+      if (duck) await duck.query(SQL[name]);
+    }
+  }
   for (const [name, apl] of QUERIES) {
     const ours = [];
     const theirs = [];
-    // One untimed warm-up each, then interleaved repetitions.
+    // One untimed run each (also the answers compared), then interleaved repetitions.
     const first = await client.query(name, apl);
     const duckFirst = duck ? await duck.query(COMPARE[name]?.checkSql ?? SQL[name]) : null;
     for (let rep = 0; rep < REPS; rep++) {

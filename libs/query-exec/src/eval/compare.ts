@@ -5,7 +5,7 @@
 import type { BoolColumn, Column, ColumnKind, NumericColumn } from '@quarry/contracts';
 import { readValue, valueToString } from '../columns';
 
-const NUMERIC_KINDS = new Set<ColumnKind>(['long', 'real', 'datetime', 'timespan']);
+export const NUMERIC_KINDS = new Set<ColumnKind>(['long', 'real', 'datetime', 'timespan']);
 
 function numericCompare(op: string, a: NumericColumn, b: NumericColumn, n: number): BoolColumn {
   const out = new Uint8Array(n);
@@ -26,14 +26,14 @@ function numericCompare(op: string, a: NumericColumn, b: NumericColumn, n: numbe
   return { kind: 'bool', values: out, nulls };
 }
 
-function nullResult(op: string, leftNull: boolean, rightNull: boolean): boolean | null {
+export function nullResult(op: string, leftNull: boolean, rightNull: boolean): boolean | null {
   if (leftNull && rightNull) return null;
   if (op === '==' || op === '=~') return false;
   if (op === '!=' || op === '!~') return true;
   return null;
 }
 
-function orderResult(op: string, cmp: number): boolean {
+export function orderResult(op: string, cmp: number): boolean {
   switch (op) {
     case '==':
     case '=~':
@@ -54,7 +54,7 @@ function orderResult(op: string, cmp: number): boolean {
   }
 }
 
-function strCmp(a: string, b: string): number {
+export function strCmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -19,6 +19,7 @@ import type {
 import { buildColumn, constantColumn, readValue } from '../columns';
 import { evaluate } from '../eval/evaluate';
 import { asBool } from '../eval/logic';
+import { directSelection } from '../eval/direct-select';
 import type { BatchStream, ExecEnv } from './exec-env';
 import { blockPruning } from '../pruning/block-pruning';
 
@@ -39,7 +40,8 @@ export function selectWhere(predicate: Column, n: number): Uint32Array {
 
 /** Keeps the rows where `predicate` is true; other columns are copied only when read (late). */
 export function applyFilter(batch: ColumnBatch, predicate: PExpr, env: ExecEnv): ColumnBatch {
-  const sel = selectWhere(evaluate(predicate, batch, env.ctx), batch.length);
+  const sel =
+    directSelection(predicate, batch) ?? selectWhere(evaluate(predicate, batch, env.ctx), batch.length);
   return sel.length === batch.length ? batch : selectRowsLate(batch, sel);
 }
 
