@@ -21,6 +21,8 @@ export interface Aggregator {
    * worker threads, partitions on query nodes). `groupMap[g]` is this state's group for the other's g.
    */
   merge(other: Aggregator, groupMap: ArrayLike<number>): void;
+  /** Optional: work best done on the sending thread before the state is cloned to another one. */
+  prepareForTransfer?(): void;
   finish(groupCount: number): AggregateOutput[];
 }
 

@@ -101,6 +101,10 @@ export class PercentileAggregator implements Aggregator {
     o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch(this.budget)).merge(sk));
   }
 
+  prepareForTransfer(): void {
+    for (const sketch of this.sketches) sketch?.prepareForTransfer();
+  }
+
   finish(groupCount: number): AggregateOutput[] {
     const values = new Array(groupCount);
     for (let g = 0; g < groupCount; g++) {

@@ -68,13 +68,23 @@ function selectByCode(
   candidates: Uint32Array | null,
   n: number,
 ): Uint32Array {
-  const sel = candidates === null ? new Uint32Array(n) : candidates.slice();
-  const count = candidates === null ? n : candidates.length;
   let m = 0;
-  for (let j = 0; j < count; j++) {
-    const i = candidates === null ? j : sel[j];
+  if (candidates === null) {
+    const sel = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const code = codes[i];
+      // Branch-free append: the slot is always written, the count moves only for a passing row.
+      sel[m] = i;
+      m += code >= 0 ? pass[code] : nullPasses;
+    }
+    return sel.subarray(0, m);
+  }
+  const sel = candidates.slice();
+  for (let j = 0; j < sel.length; j++) {
+    const i = sel[j];
     const code = codes[i];
-    if ((code >= 0 ? pass[code] : nullPasses) === 1) sel[m++] = i;
+    sel[m] = i;
+    m += code >= 0 ? pass[code] : nullPasses;
   }
   return sel.subarray(0, m);
 }
@@ -88,21 +98,17 @@ function selectByValue(
   candidates: Uint32Array | null,
   n: number,
 ): Uint32Array {
-  const sel = candidates === null ? new Uint32Array(n) : candidates.slice();
-  const count = candidates === null ? n : candidates.length;
   const lt = outcome[0];
   const gt = outcome[1];
   const eq = outcome[2];
+  const sel = candidates === null ? new Uint32Array(n) : candidates.slice();
+  const count = candidates === null ? n : candidates.length;
   let m = 0;
   for (let j = 0; j < count; j++) {
     const i = candidates === null ? j : sel[j];
-    let p: number;
-    if (nulls !== null && nulls[i] === 1) p = nullPasses;
-    else {
-      const x = values[i];
-      p = x < v ? lt : x > v ? gt : eq;
-    }
-    if (p === 1) sel[m++] = i;
+    const x = values[i];
+    sel[m] = i;
+    m += nulls !== null && nulls[i] === 1 ? nullPasses : x < v ? lt : x > v ? gt : eq;
   }
   return sel.subarray(0, m);
 }

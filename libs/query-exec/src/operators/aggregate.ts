@@ -142,6 +142,7 @@ export class PartialAggregate {
 
   /** The state as plain data for another thread (the aggregators' classes travel as tags). */
   toState(): PartialAggregateState {
+    for (const aggregator of this.aggregators) aggregator.prepareForTransfer?.();
     return {
       groups: this.table.toState(),
       keyKinds: this.keyKinds.map((kinds) => [...kinds]),

@@ -78,3 +78,46 @@ describe('QuantileSketch with a shared exact budget', () => {
     expect(budget.remaining).toBe(700);
   });
 });
+
+describe('QuantileSketch sent between threads', () => {
+  /** Parts built separately (as on workers), optionally prepared for transfer, then merged in order. */
+  function mergedParts(parts: number[][], budget: number, prepare: boolean): QuantileSketch {
+    const into = new QuantileSketch(new ExactBudget(budget));
+    for (const values of parts) {
+      const part = new QuantileSketch(new ExactBudget(budget));
+      for (const v of values) part.add(v);
+      if (prepare) part.prepareForTransfer();
+      into.merge(part);
+    }
+    return into;
+  }
+
+  it('answers exactly as if never sorted: merging sorted runs equals sorting the concatenation', () => {
+    const value = fc.integer({ min: -1000, max: 1000 }).map((v) => v / 8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(value, { maxLength: 300 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 2000 }),
+        fc.constantFrom(0, 1, 25, 50, 95, 99.9, 100),
+        (parts, budget, p) => {
+          expect(mergedParts(parts, budget, true).quantile(p)).toBe(
+            mergedParts(parts, budget, false).quantile(p),
+          );
+        },
+      ),
+    );
+  });
+
+  it('stays nearest-rank exact when the merged values fit the budget', () => {
+    const parts = [
+      [9, 1, 7],
+      [4, 4, 2, 8],
+      [3, 6, 5],
+    ];
+    const all = parts.flat().sort((a, b) => a - b);
+    const merged = mergedParts(parts, 100, true);
+    for (const p of [10, 50, 90, 100]) {
+      expect(merged.quantile(p)).toBe(all[Math.max(1, Math.ceil((p / 100) * all.length)) - 1]);
+    }
+  });
+});
