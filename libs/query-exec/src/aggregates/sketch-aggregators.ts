@@ -60,10 +60,11 @@ export class DcountAggregator implements Aggregator {
 }
 
 /**
- * Values kept exactly across all groups of one percentile aggregate (32 MiB of float64) before the
- * largest groups switch to the t-digest.
+ * Values kept exactly across all groups of one percentile aggregate (64 MiB of float64) before the
+ * largest groups switch to the t-digest. Exact answers cost one quickselect per group; switching costs a
+ * sort of everything held, so the budget is set where its memory is still small next to a query's.
  */
-const EXACT_PERCENTILE_VALUES = 4_000_000;
+const EXACT_PERCENTILE_VALUES = 8_000_000;
 
 export class PercentileAggregator implements Aggregator {
   private sketches: QuantileSketch[] = [];

@@ -8,9 +8,11 @@
  * answers up to that many values in total and memory stays bounded however many groups there are; a
  * sketch that would exceed it compresses and hands its values back.
  *
- * Incoming values collect in a Float64Array buffer; a compression sorts the buffer (typed-array sort,
+ * Incoming values collect in a Float64Array buffer; a compression sorts the buffer (radix sort, radix-sort.ts;
  * no comparator, no per-value objects) and merges it with the sorted centroids in one linear pass.
  */
+import { sortFloat64 } from './radix-sort';
+
 /** Exact values per sketch when no shared budget is given. */
 const EXACT_LIMIT = 10_000;
 /** Values buffered between compressions once the sketch is approximate. */
@@ -68,7 +70,7 @@ export class QuantileSketch {
   addAll(values: Float64Array, sorted = false): void {
     const k = values.length;
     if (k === 0) return;
-    while (this.buffered + k > this.buffer.length) this.grow();
+    if (this.buffered + k > this.buffer.length) this.grow(this.buffered + k);
     this.buffer.set(values, this.buffered);
     this.buffered += k;
     if (this.runs !== null && sorted) this.runs.push(this.buffered);
@@ -83,10 +85,15 @@ export class QuantileSketch {
     } else if (this.buffered > BUFFER_LIMIT) this.compress();
   }
 
-  /** Sorts the buffer and trims it to its values: done before the sketch is sent to another thread. */
+  /**
+   * Before the sketch is sent to another thread: the buffer is trimmed to its values, and sorted when the
+   * sketch is approximate, so the receiver folds it in without sorting. Exact values travel as they are:
+   * the receiver answers them by quickselect while its budget lasts.
+   */
   prepareForTransfer(): void {
-    this.buffer = this.sortedValues().slice();
-    this.runs = this.buffered > 0 ? [this.buffered] : [];
+    this.buffer = (
+      this.means === null ? this.buffer.subarray(0, this.buffered) : this.sortedValues()
+    ).slice();
   }
 
   /** The p-th percentile (0–100); null when empty. */
@@ -119,8 +126,8 @@ export class QuantileSketch {
     return means[n - 1];
   }
 
-  private grow(): void {
-    const bigger = new Float64Array(this.buffer.length * 2);
+  private grow(atLeast = 0): void {
+    const bigger = new Float64Array(Math.max(atLeast, this.buffer.length * 2));
     bigger.set(this.buffer);
     this.buffer = bigger;
   }
@@ -136,7 +143,7 @@ export class QuantileSketch {
   private sortedValues(): Float64Array {
     const values = this.buffer.subarray(0, this.buffered);
     const runs = this.runs;
-    if (runs === null || runs.length > 16) values.sort();
+    if (runs === null || runs.length > 16) sortFloat64(values);
     else if (runs.length > 1) values.set(mergeRuns(values, runs));
     this.runs = this.buffered > 0 ? [this.buffered] : [];
     return values;
