@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { StandaloneProcess, STANDALONE_MAIN } from '../support/standalone-process';
 import { fetchJson } from '../support/test-server';
 
-const MAIN = path.join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
 const TOKEN = 'xaat-crash-test-000000000001';
 
 /**
@@ -13,50 +12,23 @@ const TOKEN = 'xaat-crash-test-000000000001';
  */
 describe('crash and restart', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-crash-'));
-  let child: ChildProcess | null = null;
-  let port = 0;
+  const server = new StandaloneProcess(dataDir, TOKEN, { QUARRY_COMPACT_INTERVAL_MS: '300' });
 
-  afterAll(() => {
-    child?.kill('SIGKILL');
+  afterAll(async () => {
+    await server.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<void> {
-    port = 20000 + Math.floor(Math.random() * 20000);
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        QUARRY_DATA_DIR: dataDir,
-        QUARRY_BOOTSTRAP_TOKEN: TOKEN,
-        QUARRY_LOG_LEVEL: 'error',
-        QUARRY_COMPACT_INTERVAL_MS: '300',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('server did not become ready in 30 s');
-  }
-
   const api = (method: string, p: string, body?: unknown) =>
-    fetchJson(`http://127.0.0.1:${port}${p}`, {
+    fetchJson(`${server.url}${p}`, {
       method,
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
   it('loses no acknowledged event and duplicates none across SIGKILL', async () => {
-    expect(fs.existsSync(MAIN)).toBe(true);
-    await start();
+    expect(fs.existsSync(STANDALONE_MAIN)).toBe(true);
+    await server.start();
     expect((await api('POST', '/v2/datasets', { name: 'crash' })).status).toBe(200);
 
     const acked: string[] = [];
@@ -74,14 +46,13 @@ describe('crash and restart', () => {
     };
     const writers = [0, 1, 2, 3].map(writer);
     await new Promise((r) => setTimeout(r, 1500));
-    const exited = new Promise((r) => child!.once('exit', r));
-    child!.kill('SIGKILL');
+    const killed = server.kill();
     stop = true;
     await Promise.all(writers);
-    await exited;
+    await killed;
     expect(acked.length).toBeGreaterThan(0);
 
-    await start();
+    await server.start();
     const res = await api('POST', '/v1/datasets/_apl?format=tabular', {
       apl: "['crash'] | summarize n = count() by w, s, i",
     });

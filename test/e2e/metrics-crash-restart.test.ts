@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { StandaloneProcess, STANDALONE_MAIN } from '../support/standalone-process';
 import { fetchJson } from '../support/test-server';
 
-const MAIN = path.join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
 const TOKEN = 'xaat-metrics-crash-0000000001';
 const T0 = 1_746_057_600; // 2025-05-01T00:00:00Z
 const PER_REQUEST = 20;
@@ -16,42 +15,15 @@ const PER_REQUEST = 20;
  */
 describe('metrics crash and restart', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-metrics-crash-'));
-  let child: ChildProcess | null = null;
-  let port = 0;
+  const server = new StandaloneProcess(dataDir, TOKEN, { QUARRY_METRICS_COMPACT_INTERVAL_MS: '300' });
 
-  afterAll(() => {
-    child?.kill('SIGKILL');
+  afterAll(async () => {
+    await server.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<void> {
-    port = 20000 + Math.floor(Math.random() * 20000);
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        QUARRY_DATA_DIR: dataDir,
-        QUARRY_BOOTSTRAP_TOKEN: TOKEN,
-        QUARRY_LOG_LEVEL: 'error',
-        QUARRY_METRICS_COMPACT_INTERVAL_MS: '300',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('server did not become ready in 30 s');
-  }
-
   const api = (method: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetchJson(`http://127.0.0.1:${port}${p}`, {
+    fetchJson(`${server.url}${p}`, {
       method,
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -82,8 +54,8 @@ describe('metrics crash and restart', () => {
   });
 
   it('loses no acknowledged point across SIGKILL', async () => {
-    expect(fs.existsSync(MAIN)).toBe(true);
-    await start();
+    expect(fs.existsSync(STANDALONE_MAIN)).toBe(true);
+    await server.start();
     expect((await api('POST', '/v2/datasets', { name: 'mcrash', kind: 'otel:metrics:v1' })).status).toBe(200);
 
     const acked = new Map<number, number>(); // writer → requests acknowledged (in order)
@@ -103,15 +75,14 @@ describe('metrics crash and restart', () => {
     };
     const writers = [0, 1, 2].map(writer);
     await new Promise((r) => setTimeout(r, 1500));
-    const exited = new Promise((r) => child!.once('exit', r));
-    child!.kill('SIGKILL');
+    const killed = server.kill();
     stop = true;
     await Promise.all(writers);
-    await exited;
+    await killed;
     const total = [...acked.values()].reduce((a, b) => a + b, 0) * PER_REQUEST;
     expect(total).toBeGreaterThan(0);
 
-    await start();
+    await server.start();
     const last = Math.max(...acked.values()) * PER_REQUEST;
     const res = await api('POST', '/v1/query/_mpl?format=metrics-v1', {
       mpl: 'mcrash:ticks',

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+/** The built standalone server (`npm test` builds first). */
+export const STANDALONE_MAIN = path.join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
+
+/**
+ * The standalone server as a real child process on a random port, for tests that must kill it (SIGKILL)
+ * and start it again on the same data directory.
+ */
+export class StandaloneProcess {
+  private child: ChildProcess | null = null;
+  port = 0;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly token: string,
+    private readonly env: Record<string, string> = {},
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the server and waits until `/readyz` answers 200 (30 s at most). */
+  async start(): Promise<void> {
+    this.port = 20000 + Math.floor(Math.random() * 20000);
+    this.child = spawn(process.execPath, [STANDALONE_MAIN], {
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        QUARRY_DATA_DIR: this.dataDir,
+        QUARRY_BOOTSTRAP_TOKEN: this.token,
+        QUARRY_LOG_LEVEL: 'error',
+        ...this.env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        if ((await fetch(`${this.url}/readyz`)).status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('server did not become ready in 30 s');
+  }
+
+  /** SIGKILL; resolves once the process has exited. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
