@@ -97,6 +97,32 @@ export class SumAggregator implements Aggregator {
     else if (this.kind !== k) this.kind = 'real';
   }
 
+  /**
+   * `update` for a single dictionary-encoded key: sums and counts per dictionary slot (the key's codes,
+   * `nullSlot` for a null key) in one loop, then one addition per slot into its group.
+   */
+  updateBySlot(codes: Int32Array, nullSlot: number, n: number, c: Column, groupOfSlot: Int32Array): void {
+    const values = numericValues(c)!;
+    this.noteKind(c.kind);
+    const nulls = (c as { nulls: Uint8Array | null }).nulls;
+    const slots = groupOfSlot.length;
+    const slotSums = new Float64Array(slots);
+    const slotCounts = new Float64Array(slots);
+    for (let i = 0; i < n; i++) {
+      if (nulls !== null && nulls[i] === 1) continue;
+      const code = codes[i];
+      const slot = code < 0 ? nullSlot : code;
+      slotSums[slot] += values[i];
+      slotCounts[slot]++;
+    }
+    for (let slot = 0; slot < slots; slot++) {
+      if (slotCounts[slot] === 0) continue;
+      const g = groupOfSlot[slot];
+      this.sums.ensure(g + 1)[g] += slotSums[slot];
+      this.counts.ensure(g + 1)[g] += slotCounts[slot];
+    }
+  }
+
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as SumAggregator;
     if (o.kind !== null) this.noteKind(o.kind);

@@ -20,7 +20,7 @@ import { toDynamic } from '../functions/scalar-impl';
 import type { RowBudget } from '../limits';
 import type { BatchStream, ExecEnv, PartialAggregateState } from './exec-env';
 import type { Aggregator } from '../aggregates/aggregator';
-import type { CountAggregator } from '../aggregates/basic-aggregators';
+import { CountAggregator, SumAggregator } from '../aggregates/basic-aggregators';
 import { packInstances, unpackInstances } from '../aggregates/state-transfer';
 import type { EvalContext } from '../eval/context';
 
@@ -71,6 +71,8 @@ export class PartialAggregate {
       this.countByDictionary(keyCols[0], n);
       return;
     }
+    if (keyCols.length === 1 && keyCols[0].kind === 'string' && this.sumsByDictionary(keyCols[0], batch, ctx))
+      return;
     const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
     else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind))
@@ -111,6 +113,47 @@ export class PartialAggregate {
     for (let code = 0; code < perCode.length; code++)
       if (perCode[code] > 0) addTo(this.table.groupOfString(key.dict[code]), perCode[code]);
     if (nulls > 0) addTo(this.table.groupOfString(null), nulls);
+  }
+
+  /**
+   * `summarize count(), sum(x), avg(x) … by <string>`: rows, sums and counts are kept per dictionary code
+   * in plain loops and folded into their groups once per code, instead of a group id per row and an
+   * indirect update per row and aggregate. Groups are created in order of first appearance, as the
+   * general path creates them. False (nothing done) for other aggregates or non-numeric arguments.
+   */
+  private sumsByDictionary(key: StringColumn, batch: ColumnBatch, ctx: EvalContext): boolean {
+    const { node, aggregators } = this;
+    for (let a = 0; a < node.aggs.length; a++) {
+      const call = node.aggs[a];
+      if (call.predicate !== null) return false;
+      const plainCount = aggregators[a] instanceof CountAggregator && call.args.length === 0;
+      if (!plainCount && !(aggregators[a] instanceof SumAggregator && call.args.length === 1)) return false;
+    }
+    const args = node.aggs.map((call) =>
+      call.args.length === 0 ? null : evaluate(call.args[0], batch, ctx),
+    );
+    if (args.some((c) => c !== null && !isNumericKind(c.kind))) return false;
+    const n = batch.length;
+    const codes = key.codes;
+    const nullSlot = key.dict.length;
+    const rowsPerSlot = new Float64Array(nullSlot + 1);
+    const firstSeen: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const code = codes[i];
+      const slot = code < 0 ? nullSlot : code;
+      if (rowsPerSlot[slot]++ === 0) firstSeen.push(slot);
+    }
+    const groupOfSlot = new Int32Array(nullSlot + 1).fill(-1);
+    for (const slot of firstSeen)
+      groupOfSlot[slot] = this.table.groupOfString(slot === nullSlot ? null : key.dict[slot]);
+    args.forEach((column, a) => {
+      const aggregator = aggregators[a];
+      if (column === null) {
+        for (const slot of firstSeen)
+          (aggregator as CountAggregator).addToGroup(groupOfSlot[slot], rowsPerSlot[slot]);
+      } else (aggregator as SumAggregator).updateBySlot(codes, nullSlot, n, column, groupOfSlot);
+    });
+    return true;
   }
 
   /** Folds in the state of the same summarize over other rows. */
