@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { columnFromValues, valueAt, type Column, type ColumnBatch } from '@quarry/contracts';
-import { call, col, lit, type AggregateCall, type AggregateNode } from '@quarry/query-plan';
+import { col, lit, type AggregateCall, type AggregateNode } from '@quarry/query-plan';
 import { EvalContext } from '../eval/context';
 import { DEFAULT_QUERY_LIMITS, RowBudget } from '../limits';
 import { PartialAggregate } from './aggregate';
