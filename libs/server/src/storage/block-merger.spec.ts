@@ -16,6 +16,7 @@ import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { bootStorage } from './storage-testing';
 import { addToTail } from './tail-testing';
 import { CpuPool } from '../workers/cpu-pool';
 
@@ -46,11 +47,7 @@ describe('BlockMerger', () => {
 
   beforeAll(async () => {
     metastore = await Metastore.open(null);
-    registry = await DatasetRegistry.load(metastore);
-    blocks = new BlockIndex();
-    tail = new TailBuffer();
-    compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, CpuPool.create(0));
-    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    ({ registry, blocks, tail, compactor, catalog } = await bootStorage(log, objects, metastore, lock));
     merger = new BlockMerger(
       metastore,
       objects,

@@ -9,15 +9,11 @@ import {
   type IngestLogRecord,
   type NormalizedEvent,
 } from '@quarry/contracts';
-import { AsyncMutex } from './async-mutex';
-import { BlockIndex } from './block-index';
-import { Compactor } from './compactor';
-import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord, encodeLogRecordV1 } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
+import { bootStorage } from './storage-testing';
 import { addToTail } from './tail-testing';
-import { CpuPool } from '../workers/cpu-pool';
 
 /**
  * The compactor's contract (DESIGN.md §5b): blocks and the log offset commit together, a crash between
@@ -36,24 +32,7 @@ describe('Compactor', () => {
   });
 
   /** A process's in-memory state over the shared log, object store and metastore. */
-  async function boot() {
-    const registry = await DatasetRegistry.load(metastore);
-    const blocks = new BlockIndex();
-    for (const d of registry.list()) blocks.load(await metastore.blocks.listBlocks(d.id));
-    const tail = new TailBuffer();
-    const compactor = new Compactor(
-      log,
-      objects,
-      metastore,
-      registry,
-      blocks,
-      tail,
-      new AsyncMutex(),
-      CpuPool.create(0),
-    );
-    const catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
-    return { registry, blocks, tail, compactor, catalog };
-  }
+  const boot = () => bootStorage(log, objects, metastore);
 
   /** Appends a v2 record as ingest does, and adds it to `tail` as ingest would when one is given. */
   async function append(datasetId: string, values: number[], tail?: TailBuffer) {

@@ -2,15 +2,10 @@ import { MemoryIngestLog } from '@quarry/log';
 import { Metastore } from '@quarry/metastore';
 import { MemoryObjectStore } from '@quarry/objstore';
 import { batchFromEvents, emptyScanStats, valueAt, type ColumnBatch } from '@quarry/contracts';
-import { AsyncMutex } from './async-mutex';
-import { BlockIndex } from './block-index';
-import { Compactor } from './compactor';
-import { DatasetRegistry } from './dataset-registry';
 import { encodeLogRecord } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
-import { TailBuffer } from './tail-buffer';
+import { bootStorage } from './storage-testing';
 import { addToTail } from './tail-testing';
-import { CpuPool } from '../workers/cpu-pool';
 import { runApl } from '@quarry/query';
 
 /** Scans with a `top N by _time` hint walk a large block in time-ordered slices and skip the rest. */
@@ -23,20 +18,9 @@ describe('StorageCatalog time-ordered scans', () => {
     metastore = await Metastore.open(null);
     const log = new MemoryIngestLog();
     const objects = new MemoryObjectStore();
-    const registry = await DatasetRegistry.load(metastore);
-    const blocks = new BlockIndex();
-    const tail = new TailBuffer();
-    const compactor = new Compactor(
-      log,
-      objects,
-      metastore,
-      registry,
-      blocks,
-      tail,
-      new AsyncMutex(),
-      CpuPool.create(0),
-    );
-    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
+    const storage = await bootStorage(log, objects, metastore);
+    const { registry, blocks, tail, compactor } = storage;
+    catalog = storage.catalog;
     const dataset = await metastore.datasets.create({
       name: 'big',
       description: '',
@@ -114,21 +98,10 @@ describe('StorageCatalog metadata answers', () => {
   beforeAll(async () => {
     metastore = await Metastore.open(null);
     const log = new MemoryIngestLog();
-    const registry = await DatasetRegistry.load(metastore);
-    const blocks = new BlockIndex();
-    const tail = new TailBuffer();
+    const storage = await bootStorage(log, objects, metastore);
+    const { registry, blocks, tail, compactor } = storage;
+    catalog = storage.catalog;
     coldCatalog = () => new StorageCatalog(registry, blocks, tail, objects, metastore);
-    const compactor = new Compactor(
-      log,
-      objects,
-      metastore,
-      registry,
-      blocks,
-      tail,
-      new AsyncMutex(),
-      CpuPool.create(0),
-    );
-    catalog = new StorageCatalog(registry, blocks, tail, objects, metastore);
     const dataset = await metastore.datasets.create({
       name: 'parts',
       description: '',
