@@ -48,6 +48,8 @@ export class PartialAggregate {
   private readonly table: GroupTable;
   private keyKinds: Set<ColumnKind>[];
   private aggregators: Aggregator[];
+  /** Every aggregate is a plain `count()`, `sum(x)` or `avg(x)`: `sumsByDictionary` may apply. */
+  private readonly perCodeAggregates: boolean;
 
   constructor(
     readonly node: AggregateNode,
@@ -56,6 +58,12 @@ export class PartialAggregate {
     this.table = new GroupTable(node.keys.length, budget);
     this.keyKinds = node.keys.map(() => new Set());
     this.aggregators = node.aggs.map(createAggregator);
+    this.perCodeAggregates = node.aggs.every(
+      (call, a) =>
+        call.predicate === null &&
+        ((this.aggregators[a] instanceof CountAggregator && call.args.length === 0) ||
+          (this.aggregators[a] instanceof SumAggregator && call.args.length === 1)),
+    );
   }
 
   get groupCount(): number {
@@ -67,11 +75,12 @@ export class PartialAggregate {
     const n = batch.length;
     const keyCols = node.keys.map((k) => evaluate(k.expr, batch, ctx));
     keyCols.forEach((c, j) => this.keyKinds[j].add(c.kind));
-    if (this.countsOnly && keyCols.length === 1 && keyCols[0].kind === 'string') {
-      this.countByDictionary(keyCols[0], n);
-      return;
-    }
-    if (keyCols.length === 1 && keyCols[0].kind === 'string' && this.sumsByDictionary(keyCols[0], batch, ctx))
+    if (
+      this.perCodeAggregates &&
+      keyCols.length === 1 &&
+      keyCols[0].kind === 'string' &&
+      this.sumsByDictionary(keyCols[0], batch, ctx)
+    )
       return;
     const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
@@ -89,46 +98,14 @@ export class PartialAggregate {
     });
   }
 
-  /** Every aggregate is a plain `count()`: counts can be kept per dictionary code. */
-  private get countsOnly(): boolean {
-    return this.node.aggs.every((a) => a.fn === 'count' && a.args.length === 0 && a.predicate === null);
-  }
-
-  /**
-   * `summarize count() by <string>`: rows are counted per dictionary code in one pass, and only the codes
-   * that occur are mapped to groups, instead of a group id per row and a count per group id.
-   */
-  private countByDictionary(key: StringColumn, n: number): void {
-    const perCode = new Float64Array(key.dict.length);
-    const codes = key.codes;
-    let nulls = 0;
-    for (let i = 0; i < n; i++) {
-      const code = codes[i];
-      if (code < 0) nulls++;
-      else perCode[code]++;
-    }
-    const addTo = (g: number, rows: number) => {
-      for (const aggregator of this.aggregators) (aggregator as CountAggregator).addToGroup(g, rows);
-    };
-    for (let code = 0; code < perCode.length; code++)
-      if (perCode[code] > 0) addTo(this.table.groupOfString(key.dict[code]), perCode[code]);
-    if (nulls > 0) addTo(this.table.groupOfString(null), nulls);
-  }
-
   /**
    * `summarize count(), sum(x), avg(x) … by <string>`: rows, sums and counts are kept per dictionary code
    * in plain loops and folded into their groups once per code, instead of a group id per row and an
    * indirect update per row and aggregate. Groups are created in order of first appearance, as the
-   * general path creates them. False (nothing done) for other aggregates or non-numeric arguments.
+   * general path creates them. False (nothing done) when an argument is not numeric in this batch.
    */
   private sumsByDictionary(key: StringColumn, batch: ColumnBatch, ctx: EvalContext): boolean {
     const { node, aggregators } = this;
-    for (let a = 0; a < node.aggs.length; a++) {
-      const call = node.aggs[a];
-      if (call.predicate !== null) return false;
-      const plainCount = aggregators[a] instanceof CountAggregator && call.args.length === 0;
-      if (!plainCount && !(aggregators[a] instanceof SumAggregator && call.args.length === 1)) return false;
-    }
     const args = node.aggs.map((call) =>
       call.args.length === 0 ? null : evaluate(call.args[0], batch, ctx),
     );

@@ -32,49 +32,39 @@ export class QuantileSketch {
   private weights: Float64Array | null = null;
   private centroids = 0;
   private count = 0;
-  /**
-   * Ends of ascending runs that make up `buffer[0, buffered)`, or null when its order is unknown. A
-   * sketch sorts its buffer before it crosses threads (on the worker, in parallel), so the main thread
-   * merges runs in linear time instead of sorting millions of values again.
-   */
-  private runs: number[] | null = [];
 
   constructor(private readonly budget: ExactBudget = new ExactBudget(EXACT_LIMIT)) {}
 
   add(v: number): void {
     if (this.buffered === this.buffer.length) this.grow();
     this.buffer[this.buffered++] = v;
-    this.runs = null;
-    this.count++;
-    if (this.means === null) {
-      if (--this.budget.remaining < 0) {
-        this.budget.remaining += this.buffered;
-        this.compress();
-      }
-    } else if (this.buffered > BUFFER_LIMIT) this.compress();
+    this.took(1);
   }
 
   merge(other: QuantileSketch): void {
-    const sorted = other.runs !== null && other.runs.length <= 1;
-    this.addAll(other.buffer.subarray(0, other.buffered), sorted);
+    this.addAll(other.buffer.subarray(0, other.buffered));
     if (other.means === null || other.centroids === 0) return;
     this.compress();
     this.mergeSorted(other.means.subarray(0, other.centroids), other.weights!.subarray(0, other.centroids));
     this.count += sum(other.weights!, other.centroids);
   }
 
-  /**
-   * `add` for each value, in one copy: exact sketches spend their budget at once (a sketch that would
-   * exceed it compresses everything it holds), approximate ones compress once the buffer is over its limit.
-   */
-  addAll(values: Float64Array, sorted = false): void {
+  /** `add` for each value, in one copy. */
+  addAll(values: Float64Array): void {
     const k = values.length;
     if (k === 0) return;
     if (this.buffered + k > this.buffer.length) this.grow(this.buffered + k);
     this.buffer.set(values, this.buffered);
     this.buffered += k;
-    if (this.runs !== null && sorted) this.runs.push(this.buffered);
-    else this.runs = null;
+    this.took(k);
+  }
+
+  /**
+   * Accounts for `k` values just buffered: exact sketches spend the shared budget (one that would
+   * overdraw it compresses everything it holds and hands those values back), approximate ones compress
+   * once the buffer is over its limit.
+   */
+  private took(k: number): void {
     this.count += k;
     if (this.means === null) {
       this.budget.remaining -= k;
@@ -85,15 +75,9 @@ export class QuantileSketch {
     } else if (this.buffered > BUFFER_LIMIT) this.compress();
   }
 
-  /**
-   * Before the sketch is sent to another thread: the buffer is trimmed to its values, and sorted when the
-   * sketch is approximate, so the receiver folds it in without sorting. Exact values travel as they are:
-   * the receiver answers them by quickselect while its budget lasts.
-   */
+  /** Trims the buffer to its values before the sketch is cloned to another thread. */
   prepareForTransfer(): void {
-    this.buffer = (
-      this.means === null ? this.buffer.subarray(0, this.buffered) : this.sortedValues()
-    ).slice();
+    this.buffer = this.buffer.slice(0, this.buffered);
   }
 
   /** The p-th percentile (0–100); null when empty. */
@@ -102,7 +86,6 @@ export class QuantileSketch {
     if (this.means === null) {
       const n = this.buffered;
       const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
-      if (this.runs !== null && this.runs.length <= 1) return this.buffer[rank - 1];
       return select(this.buffer.slice(0, n), rank - 1);
     }
     if (this.buffered) this.compress();
@@ -134,19 +117,10 @@ export class QuantileSketch {
 
   /** Folds the buffered values (weight 1 each) into the centroids. */
   private compress(): void {
-    this.mergeSorted(this.sortedValues(), null);
-    this.buffered = 0;
-    this.runs = [];
-  }
-
-  /** The buffered values in ascending order (sorted in place, or merged from ascending runs). */
-  private sortedValues(): Float64Array {
     const values = this.buffer.subarray(0, this.buffered);
-    const runs = this.runs;
-    if (runs === null || runs.length > 16) sortFloat64(values);
-    else if (runs.length > 1) values.set(mergeRuns(values, runs));
-    this.runs = this.buffered > 0 ? [this.buffered] : [];
-    return values;
+    sortFloat64(values);
+    this.mergeSorted(values, null);
+    this.buffered = 0;
   }
 
   /**
@@ -199,31 +173,6 @@ export class QuantileSketch {
     this.weights = weights;
     this.centroids = out;
   }
-}
-
-/** `values` made of ascending runs ending at `ends`, merged pairwise into one ascending array. */
-function mergeRuns(values: Float64Array, ends: number[]): Float64Array {
-  let src = values.slice();
-  let dst = new Float64Array(values.length);
-  let bounds = [0, ...ends];
-  while (bounds.length > 2) {
-    const next = [0];
-    for (let r = 0; r + 1 < bounds.length; r += 2) {
-      const lo = bounds[r];
-      const mid = bounds[r + 1];
-      const hi = r + 2 < bounds.length ? bounds[r + 2] : mid;
-      let i = lo;
-      let j = mid;
-      let o = lo;
-      while (i < mid && j < hi) dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
-      while (i < mid) dst[o++] = src[i++];
-      while (j < hi) dst[o++] = src[j++];
-      next.push(hi);
-    }
-    [src, dst] = [dst, src];
-    bounds = next;
-  }
-  return src;
 }
 
 function sum(values: Float64Array | null, n: number): number {
