@@ -4,17 +4,11 @@ import type { IngestStatus } from '@quarry/contracts';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
+import type { IngestBodyOptions } from '../workers/cpu-tasks';
 
-export interface IngestRequest {
+export interface IngestRequest extends IngestBodyOptions {
   dataset: string;
   body: Buffer;
-  contentType?: string;
-  contentEncoding?: string;
-  timestampField?: string;
-  timestampFormat?: string;
-  csvDelimiter?: string;
-  csvFieldsHeader?: string;
-  labelsHeader?: string;
 }
 
 /**
@@ -50,16 +44,10 @@ export class IngestService {
     if (!dataset) throw notFound(`dataset "${request.dataset}" not found`, { code: 'dataset_not_found' });
 
     // Parsing and building the columns happen on a worker; the event loop appends the record and answers.
+    const { dataset: _name, ...bodyAndOptions } = request;
     const { status, record } = await this.storage.cpu.run('ingest', {
+      ...bodyAndOptions,
       datasetId: dataset.id,
-      body: request.body,
-      contentType: request.contentType,
-      contentEncoding: request.contentEncoding,
-      timestampField: request.timestampField,
-      timestampFormat: request.timestampFormat,
-      csvDelimiter: request.csvDelimiter,
-      csvFieldsHeader: request.csvFieldsHeader,
-      labelsHeader: request.labelsHeader,
       mapFields: [...dataset.mapFields],
       nowMs: this.clock.nowMs(),
     });

@@ -23,9 +23,8 @@ import { settle, type TaskResult } from './task-result';
  * Nothing here may import NestJS or touch storage: a worker loads only this module and the libs below it.
  */
 
-export interface IngestTaskInput {
-  datasetId: string;
-  body: Uint8Array;
+/** How to read an ingest body: the request headers that shape parsing. */
+export interface IngestBodyOptions {
   contentType?: string;
   contentEncoding?: string;
   timestampField?: string;
@@ -33,6 +32,11 @@ export interface IngestTaskInput {
   csvDelimiter?: string;
   csvFieldsHeader?: string;
   labelsHeader?: string;
+}
+
+export interface IngestTaskInput extends IngestBodyOptions {
+  datasetId: string;
+  body: Uint8Array;
   mapFields: string[];
   /** Receive time: `_sysTime` of every row and the time of events without one. */
   nowMs: number;
