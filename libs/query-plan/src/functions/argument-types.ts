@@ -6,6 +6,12 @@
  * only per row (a field whose type varies between events is `dynamic`).
  */
 import type { AplType } from '../types';
+import {
+  DATETIME_PART_FUNCTIONS,
+  PERIOD_BOUNDARY_FUNCTIONS,
+  REAL_MATH_FUNCTIONS,
+  UNIXTIME_TO_DATETIME_FUNCTIONS,
+} from './function-families';
 
 /** The types an argument accepts, with the words used in the error message. */
 interface Accepts {
@@ -66,24 +72,10 @@ const SCALAR: Record<string, Params> = {
   genai_get_content_by_index: [null, NUM],
   genai_get_role: [null, NUM],
 };
-for (const n of ['sqrt', 'exp', 'exp2', 'exp10', 'log', 'log10', 'log2', 'gamma', 'loggamma', 'cot'])
-  SCALAR[n] = [NUM];
-for (const n of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'degrees', 'radians']) SCALAR[n] = [NUM];
-for (const n of ['startofday', 'startofweek', 'startofmonth', 'startofyear']) SCALAR[n] = [DT, NUM];
-for (const n of ['endofday', 'endofweek', 'endofmonth', 'endofyear']) SCALAR[n] = [DT, NUM];
-for (const n of [
-  'hourofday',
-  'dayofmonth',
-  'dayofyear',
-  'getmonth',
-  'monthofyear',
-  'getyear',
-  'dayofweek',
-  'week_of_year',
-])
-  SCALAR[n] = [DT];
-for (const unit of ['seconds', 'milliseconds', 'microseconds', 'nanoseconds'])
-  SCALAR[`unixtime_${unit}_todatetime`] = [NUM];
+for (const n of [...REAL_MATH_FUNCTIONS, 'cot']) SCALAR[n] = [NUM];
+for (const n of PERIOD_BOUNDARY_FUNCTIONS) SCALAR[n] = [DT, NUM];
+for (const n of DATETIME_PART_FUNCTIONS) SCALAR[n] = [DT];
+for (const n of UNIXTIME_TO_DATETIME_FUNCTIONS) SCALAR[n] = [NUM];
 
 const AGGREGATE: Record<string, Params> = {
   countif: [BOOL],

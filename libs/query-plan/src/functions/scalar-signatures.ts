@@ -4,6 +4,12 @@
  */
 import type { AplType } from '../types';
 import { isNumericType, unifyTypes } from '../types';
+import {
+  DATETIME_PART_FUNCTIONS,
+  PERIOD_BOUNDARY_FUNCTIONS,
+  REAL_MATH_FUNCTIONS,
+  UNIXTIME_TO_DATETIME_FUNCTIONS,
+} from './function-families';
 
 export interface ScalarSignature {
   name: string;
@@ -142,26 +148,7 @@ def('bin', 2, 2, sameAsFirst);
 def('bin_auto', 1, 1, fixed('datetime'));
 def('abs', 1, 1, sameAsFirst);
 def('sign', 1, 1, numericOfFirst);
-for (const n of [
-  'sqrt',
-  'exp',
-  'exp2',
-  'exp10',
-  'log',
-  'log10',
-  'log2',
-  'sin',
-  'cos',
-  'tan',
-  'asin',
-  'acos',
-  'atan',
-  'degrees',
-  'radians',
-  'gamma',
-  'loggamma',
-])
-  def(n, 1, 1, fixed('real'));
+for (const n of REAL_MATH_FUNCTIONS) def(n, 1, 1, fixed('real'));
 def('pow', 2, 2, fixed('real'));
 def('atan2', 2, 2, fixed('real'));
 def('pi', 0, 0, fixed('real'));
@@ -171,35 +158,12 @@ def('max_of', 1, MANY, unifyAll);
 // datetime
 def('now', 0, 1, fixed('datetime'));
 def('ago', 1, 1, fixed('datetime'));
-for (const n of [
-  'startofday',
-  'startofweek',
-  'startofmonth',
-  'startofyear',
-  'endofday',
-  'endofweek',
-  'endofmonth',
-  'endofyear',
-])
-  def(n, 1, 2, fixed('datetime'));
-for (const n of [
-  'hourofday',
-  'dayofmonth',
-  'dayofyear',
-  'getmonth',
-  'monthofyear',
-  'getyear',
-  'dayofweek',
-  'week_of_year',
-])
-  def(n, 1, 1, fixed('long'));
+for (const n of PERIOD_BOUNDARY_FUNCTIONS) def(n, 1, 2, fixed('datetime'));
+for (const n of DATETIME_PART_FUNCTIONS) def(n, 1, 1, fixed('long'));
 def('datetime_add', 3, 3, fixed('datetime'));
 def('datetime_diff', 3, 3, fixed('long'));
 def('datetime_part', 2, 2, fixed('long'));
-def('unixtime_seconds_todatetime', 1, 1, fixed('datetime'));
-def('unixtime_milliseconds_todatetime', 1, 1, fixed('datetime'));
-def('unixtime_microseconds_todatetime', 1, 1, fixed('datetime'));
-def('unixtime_nanoseconds_todatetime', 1, 1, fixed('datetime'));
+for (const n of UNIXTIME_TO_DATETIME_FUNCTIONS) def(n, 1, 1, fixed('datetime'));
 // dynamic
 def('array_length', 1, 1, fixed('long'));
 def('len', 1, 1, fixed('long'));
