@@ -34,6 +34,13 @@ describe('series_fft / series_ifft', () => {
     );
   });
 
+  it('keeps subnormal inputs finite (the snapping step must not underflow to 0)', () => {
+    expect(fft([0], [-5e-324])).toEqual({ real: [0], imag: [-5e-324] });
+    const tiny = fft([1e-310, -1e-310], [0, 0]);
+    expect(tiny.real.every(Number.isFinite)).toBe(true);
+    expect(tiny.real[1]).toBeCloseTo(2e-310, 320);
+  });
+
   it('is null for a non-array and empty for an empty series', () => {
     expect(fft(5)).toBeNull();
     expect(fft([])).toEqual({ real: [], imag: [] });

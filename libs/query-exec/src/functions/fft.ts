@@ -104,7 +104,8 @@ function parts(v: unknown, n: number): Float64Array {
  */
 function snap(values: Float64Array, peak: number): number[] {
   if (peak === 0) return Array.from(values);
-  const q = 2 ** (Math.floor(Math.log2(peak)) - 44);
+  // Never below the smallest subnormal step (2^-1074): a smaller q underflows to 0 and v/q is NaN.
+  const q = 2 ** Math.max(Math.floor(Math.log2(peak)) - 44, -1074);
   return Array.from(values, (v) => Math.round(v / q) * q + 0);
 }
 
