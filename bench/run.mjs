@@ -10,6 +10,7 @@
 // the server), block sizes, per-query latencies and ratios against DuckDB with an answer check, the share of
 // the data a one-hour window reads, and CSV and gzip ingest rates against plain NDJSON.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -63,13 +64,14 @@ async function main() {
     await client.createDataset(DATASET);
     const ndjson = await client.ingestAll(
       DATASET,
-      batches.map((b) => ({ body: b, headers: { 'Content-Type': 'application/x-ndjson' } })),
+      batches.map((b) => ({ body: Buffer.from(b), headers: { 'Content-Type': 'application/x-ndjson' } })),
     );
     console.log(
       `ingest NDJSON: ${fmt(ndjson.events)} events, ${(rawBytes / 1e6).toFixed(1)} MB in ${ndjson.seconds.toFixed(2)} s = ` +
         `${fmt(ndjson.rate)} events/s, ${(rawBytes / 1e6 / ndjson.seconds).toFixed(1)} MB/s; server CPU ` +
         `${ndjson.cpuSeconds.toFixed(1)} s = ${fmt(ndjson.events / ndjson.cpuSeconds)} events per CPU-second ` +
-        `(batches of ${BATCH}, ${CONCURRENCY} concurrent, each acknowledged after fsync)`,
+        `(batches of ${BATCH}, ${CONCURRENCY} concurrent, each acknowledged after fsync); ` +
+        `this client's CPU meanwhile ${ndjson.clientCpuSeconds.toFixed(1)} s (same machine)`,
     );
 
     // Measure queries in steady state: compaction caught up, merges settled.
@@ -183,9 +185,33 @@ async function windowShare(client, duck) {
   );
 }
 
+// node:http with keep-alive: it costs this process about a third of the CPU `fetch` does per request, and
+// client and server share the machine's cores.
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** POSTs a Buffer body; resolves with the status and the response text. */
+function post(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'Content-Length': body.length } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** CSV and gzip-compressed NDJSON of the same events, each into its own dataset, against plain NDJSON. */
 async function formats(client, batches, ndjson) {
-  const csv = batches.map((b) => toCsv(b));
+  const csv = batches.map((b) => Buffer.from(toCsv(b)));
   const gz = batches.map((b) => gzipSync(b));
   await client.createDataset(`${DATASET}-csv`);
   await client.createDataset(`${DATASET}-gzip`);
@@ -260,6 +286,7 @@ class Client {
   /** Sends every request with CONCURRENCY in flight; rate and server CPU over the whole run. */
   async ingestAll(dataset, requests) {
     const cpu0 = await scrape(this.server.url, CPU_METRIC);
+    const clientCpu0 = process.cpuUsage();
     let next = 0;
     let events = 0;
     const started = performance.now();
@@ -267,19 +294,21 @@ class Client {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < requests.length) {
           const { body, headers } = requests[next++];
-          const res = await fetch(`${this.server.url}/v1/ingest/${dataset}`, {
-            method: 'POST',
-            headers: { ...this.headers, ...headers },
+          const res = await post(
+            `${this.server.url}/v1/ingest/${dataset}`,
+            { ...this.headers, ...headers },
             body,
-          });
-          if (!res.ok) throw new Error(`ingest failed: ${res.status} ${await res.text()}`);
-          events += (await res.json()).ingested;
+          );
+          if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${res.text}`);
+          events += JSON.parse(res.text).ingested;
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const clientCpu = process.cpuUsage(clientCpu0);
     const cpuSeconds = (await scrape(this.server.url, CPU_METRIC)) - cpu0;
-    return { events, seconds, rate: events / seconds, cpuSeconds };
+    const clientCpuSeconds = (clientCpu.user + clientCpu.system) / 1e6;
+    return { events, seconds, rate: events / seconds, cpuSeconds, clientCpuSeconds };
   }
 
   /** Waits for compaction, then for the merge loop to settle (the block count stops changing for 3 s). */

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The V8 flags `npm start` passes (README, "Configuration"). */
+const NODE_FLAGS = ['--initial-old-space-size=128'];
 
 export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   if (process.env.QUARRY_URL)
@@ -17,7 +19,7 @@ export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
   const token = 'xaat-bench-0000000000000001';
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], {
     env: {
       ...process.env,
       PORT: String(port),

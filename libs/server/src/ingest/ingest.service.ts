@@ -4,7 +4,7 @@ import type { IngestStatus } from '@quarry/contracts';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
-import type { IngestBodyOptions } from '../workers/cpu-tasks';
+import { ownsWholeBuffer, type IngestBodyOptions } from '../workers/cpu-tasks';
 
 export interface IngestRequest extends IngestBodyOptions {
   dataset: string;
@@ -45,12 +45,19 @@ export class IngestService {
 
     // Parsing and building the columns happen on a worker; the event loop appends the record and answers.
     const { dataset: _name, ...bodyAndOptions } = request;
-    const { status, record } = await this.storage.cpu.run('ingest', {
-      ...bodyAndOptions,
-      datasetId: dataset.id,
-      mapFields: [...dataset.mapFields],
-      nowMs: this.clock.nowMs(),
-    });
+    // The body moves to the worker rather than being copied when it owns its buffer (bodies of 4 KiB or
+    // more do): the event loop no longer needs it.
+    const { body } = request;
+    const { status, record } = await this.storage.cpu.run(
+      'ingest',
+      {
+        ...bodyAndOptions,
+        datasetId: dataset.id,
+        mapFields: [...dataset.mapFields],
+        nowMs: this.clock.nowMs(),
+      },
+      ownsWholeBuffer(body) ? [body.buffer as ArrayBuffer] : [],
+    );
     if (record !== null) {
       const [position] = await this.storage.log.append(dataset.id, [record.payload]);
       this.storage.tail.add(position, record.payload, record.summary);

@@ -1,6 +1,7 @@
 import { QuarryError } from '@quarry/common';
 import { decodeLogRecord } from '../storage/log-codec';
 import { CpuPool } from './cpu-pool';
+import { ownsWholeBuffer, outputTransferList } from './cpu-tasks';
 
 const NOW = Date.UTC(2024, 4, 1);
 const ingestInput = (body: string, contentType = 'application/x-ndjson') => ({
@@ -34,6 +35,21 @@ describe.each([
     expect(record!.summary).toMatchObject({ datasetId: 'ds-1', rows: 2, minTime: NOW, maxTime: NOW + 1000 });
   });
 
+  it('moves a body it is given to transfer (a worker detaches it) and hands back an intact log record', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `{"i":${i},"s":"value ${i}"}`).join('\n');
+    const body = Buffer.from(new TextEncoder().encode(lines)); // owns its whole ArrayBuffer
+    expect(ownsWholeBuffer(body)).toBe(true);
+    const { status, record } = await pool.run('ingest', { ...ingestInput(''), body }, [body.buffer]);
+    expect(status.ingested).toBe(200);
+    expect(body.byteLength).toBe(threads > 0 ? 0 : lines.length);
+    const decoded = decodeLogRecord(record!.payload);
+    expect(decoded.batch.length).toBe(200);
+    expect(decoded.batch.columns.get('s')).toMatchObject({
+      kind: 'string',
+      dict: expect.arrayContaining(['value 199']),
+    });
+  });
+
   it("rethrows a task's QuarryError with its kind, code and message", async () => {
     const err = await pool.run('ingest', ingestInput('[1', 'application/json')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuarryError);
@@ -47,5 +63,21 @@ describe.each([
     expect(record).not.toBeNull();
     const none = await pool.run('ingest', ingestInput(''));
     expect(none).toMatchObject({ status: { ingested: 0, failed: 0 }, record: null });
+  });
+});
+
+describe('what may move between threads', () => {
+  it('only buffers a view spans whole: never a small Buffer from the shared pool', () => {
+    expect(ownsWholeBuffer(Buffer.from('small'))).toBe(false);
+    expect(ownsWholeBuffer(new Uint8Array(10))).toBe(true);
+    expect(ownsWholeBuffer(new Uint8Array(10).subarray(2))).toBe(false);
+  });
+
+  it("moves an ingest task's log record and nothing of other tasks", () => {
+    const payload = new Uint8Array(8);
+    const output = { status: {}, record: { payload, summary: {} } };
+    expect(outputTransferList('ingest', output)).toEqual([payload.buffer]);
+    expect(outputTransferList('ingest', { status: {}, record: null })).toEqual([]);
+    expect(outputTransferList('mergeBlocks', { bytes: payload })).toEqual([]);
   });
 });

@@ -32,12 +32,17 @@ export class CpuPool {
     return this.piscina?.threads.length ?? 0;
   }
 
+  /**
+   * Runs a task. `transfer` lists buffers of `input` to move to the worker instead of copying; the caller
+   * must not touch them afterwards (they are detached). Inline, nothing moves.
+   */
   async run<K extends CpuTaskName>(
     name: K,
     input: Parameters<CpuTasks[K]>[0],
+    transfer: ArrayBuffer[] = [],
   ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
     const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
-      ? await this.piscina.run({ name, input })
+      ? await this.piscina.run({ name, input }, { transferList: transfer })
       : await runTask(name, input);
     return unwrap(result);
   }

@@ -95,6 +95,26 @@ export function mergeBlocksTask(input: { blocks: Uint8Array[] }): BuiltBlock | n
   return mergeBlocks(input.blocks);
 }
 
+/**
+ * The buffers of a task's output that may move to the calling thread instead of being copied: only those
+ * the output owns whole (a view over part of a buffer could share it with something else on the worker).
+ */
+export function outputTransferList(name: CpuTaskName, output: unknown): ArrayBuffer[] {
+  if (name !== 'ingest') return [];
+  const payload = (output as IngestTaskOutput).record?.payload;
+  return payload !== undefined && ownsWholeBuffer(payload) ? [payload.buffer as ArrayBuffer] : [];
+}
+
+/**
+ * True when `view` spans its whole buffer, and the buffer is not Node's shared pool for small Buffers
+ * (which is larger than any view on it), so moving it to another thread takes nothing else with it.
+ */
+export function ownsWholeBuffer(view: Uint8Array): boolean {
+  return (
+    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer
+  );
+}
+
 export const CPU_TASKS = {
   ingest: ingestTask,
   buildBlocks: buildBlocksTask,
