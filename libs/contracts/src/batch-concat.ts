@@ -1,5 +1,6 @@
 import type { Column, ColumnBatch, ColumnKind } from './columns';
 import { TIME_FIELD } from './columns';
+import { StringInterner } from './string-interner';
 
 /**
  * Concatenates batches built by `batchFromEvents` (the tail's records, one batch per log record) into one
@@ -109,8 +110,9 @@ function concatStrings(
   total: number,
 ): Column {
   const codes = new Int32Array(total);
-  const dict: string[] = [];
-  const index = new Map<string, number>();
+  let distinctBound = 0;
+  for (const part of parts) if (part !== undefined && part.kind === 'string') distinctBound += part.dict.length;
+  const interner = new StringInterner(Math.min(distinctBound, total));
   let off = 0;
   for (let b = 0; b < parts.length; b++) {
     const n = batches[b].length;
@@ -129,21 +131,12 @@ function concatStrings(
         continue;
       }
       let code = remap[c];
-      if (code === -1) {
-        const s = part.dict[c];
-        const known = index.get(s);
-        if (known === undefined) {
-          code = dict.length;
-          dict.push(s);
-          index.set(s, code);
-        } else code = known;
-        remap[c] = code;
-      }
+      if (code === -1) code = remap[c] = interner.intern(part.dict[c]);
       codes[off + i] = code;
     }
     off += n;
   }
-  return { kind: 'string', codes, dict };
+  return { kind: 'string', codes, dict: interner.values };
 }
 
 function concatDynamic(

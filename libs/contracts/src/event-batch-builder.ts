@@ -1,5 +1,6 @@
 import type { Column, ColumnBatch } from './columns';
 import { SYS_TIME_FIELD, TIME_FIELD } from './columns';
+import { StringInterner } from './string-interner';
 
 /**
  * Builds a column batch row by row, appending each field value straight into its column: the ingest path
@@ -78,8 +79,7 @@ type Mode = 'none' | 'string' | 'number' | 'bool' | 'dynamic';
 class FieldBuilder {
   private mode: Mode = 'none';
   private codes: Int32Array | null = null;
-  private dict: string[] = [];
-  private index: Map<string, number> | null = null;
+  private interner: StringInterner | null = null;
   private numbers: Float64Array | null = null;
   private bools: Uint8Array | null = null;
   /** For `number` and `bool` modes: 1 = null (rows never set stay null). */
@@ -120,7 +120,7 @@ class FieldBuilder {
       case 'string':
         this.mode = 'string';
         this.codes = new Int32Array(this.capacity).fill(-1);
-        this.index = new Map();
+        this.interner = new StringInterner();
         return this.setString(row, value);
       case 'number':
         this.mode = 'number';
@@ -140,13 +140,7 @@ class FieldBuilder {
   }
 
   private setString(row: number, value: string): void {
-    let code = this.index!.get(value);
-    if (code === undefined) {
-      code = this.dict.length;
-      this.dict.push(value);
-      this.index!.set(value, code);
-    }
-    this.codes![row] = code;
+    this.codes![row] = this.interner!.intern(value);
   }
 
   private setNumber(row: number, value: number): void {
@@ -173,15 +167,14 @@ class FieldBuilder {
     this.mode = 'dynamic';
     this.dynamic = values;
     this.codes = this.numbers = this.bools = this.nulls = null;
-    this.index = null;
-    this.dict = [];
+    this.interner = null;
   }
 
   private valueAt(i: number): unknown {
     switch (this.mode) {
       case 'string': {
         const code = this.codes![i];
-        return code < 0 ? null : this.dict[code];
+        return code < 0 ? null : this.interner!.values[code];
       }
       case 'number':
         return this.nulls![i] === 0 || Number.isNaN(this.numbers![i]) ? this.numbers![i] : null;
@@ -197,7 +190,7 @@ class FieldBuilder {
       case 'none':
         return { kind: 'string', codes: new Int32Array(n).fill(-1), dict: [] };
       case 'string':
-        return { kind: 'string', codes: trim(this.codes!, n), dict: this.dict };
+        return { kind: 'string', codes: trim(this.codes!, n), dict: this.interner!.values };
       case 'number': {
         const values = trim(this.numbers!, n);
         if (this.sawNaN) for (let i = 0; i < n; i++) if (Number.isNaN(values[i])) values[i] = 0;

@@ -9,3 +9,4 @@ export * from './event-batch-builder';
 export * from './batch-concat';
 export * from './lazy-columns';
 export * from './metrics';
+export * from './string-interner';
