@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { formatRfc3339 } from '@quarry/common';
 import type { IngestStatus } from '@quarry/contracts';
 import {
@@ -79,7 +80,7 @@ export async function ingestTask(input: IngestTaskInput): Promise<IngestTaskOutp
   return {
     status,
     record: {
-      payload: encodeLogRecord(record),
+      payload: encodeLogRecord(record, { shared: true }),
       summary: summarizeBatch(input.datasetId, input.nowMs, batch),
     },
   };
@@ -96,22 +97,12 @@ export function mergeBlocksTask(input: { blocks: Uint8Array[] }): BuiltBlock | n
 }
 
 /**
- * The buffers of a task's output that may move to the calling thread instead of being copied: only those
- * the output owns whole (a view over part of a buffer could share it with something else on the worker).
- */
-export function outputTransferList(name: CpuTaskName, output: unknown): ArrayBuffer[] {
-  if (name !== 'ingest') return [];
-  const payload = (output as IngestTaskOutput).record?.payload;
-  return payload !== undefined && ownsWholeBuffer(payload) ? [payload.buffer as ArrayBuffer] : [];
-}
-
-/**
- * True when `view` spans its whole buffer, and the buffer is not Node's shared pool for small Buffers
- * (which is larger than any view on it), so moving it to another thread takes nothing else with it.
+ * True when `view` spans its whole ArrayBuffer, so moving that buffer to another thread takes nothing else
+ * with it (a small Buffer is a view on Node's shared pool; a SharedArrayBuffer is shared, never moved).
  */
 export function ownsWholeBuffer(view: Uint8Array): boolean {
   return (
-    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer
+    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && types.isArrayBuffer(view.buffer)
   );
 }
 
