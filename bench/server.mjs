@@ -2,6 +2,7 @@
 // port, a temporary data directory removed on stop, and a known admin token.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,9 +51,22 @@ export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   };
 }
 
-/** One unlabelled value from the server's Prometheus `/metrics` (NaN when absent). */
+/**
+ * One unlabelled value from the server's Prometheus `/metrics` (NaN when absent). On a connection of its
+ * own: it runs right after long ingest runs, when a pooled keep-alive socket may have idled past the
+ * server's keep-alive timeout and be closing ("other side closed").
+ */
 export async function scrape(url, name) {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await new Promise((resolve, reject) => {
+    http
+      .get(`${url}/metrics`, { agent: false }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : NaN;
 }
