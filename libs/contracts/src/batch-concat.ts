@@ -111,7 +111,8 @@ function concatStrings(
 ): Column {
   const codes = new Int32Array(total);
   let distinctBound = 0;
-  for (const part of parts) if (part !== undefined && part.kind === 'string') distinctBound += part.dict.length;
+  for (const part of parts)
+    if (part !== undefined && part.kind === 'string') distinctBound += part.dict.length;
   const interner = new StringInterner(Math.min(distinctBound, total));
   let off = 0;
   for (let b = 0; b < parts.length; b++) {
