@@ -86,7 +86,9 @@ export class QuantileSketch {
     if (this.means === null) {
       const n = this.buffered;
       const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
-      return select(this.buffer.slice(0, n), rank - 1);
+      // In place: exact values are an unordered multiset, so reordering them changes no later answer, and
+      // a copy of millions of values per group per query is what this saves (5 M rows: ~90 ms).
+      return select(this.buffer.subarray(0, n), rank - 1);
     }
     if (this.buffered) this.compress();
     const means = this.means;

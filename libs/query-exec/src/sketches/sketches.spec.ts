@@ -21,6 +21,33 @@ describe('DistinctCounter', () => {
 });
 
 describe('QuantileSketch', () => {
+  it('answers every nearest-rank percentile exactly, in any order, before and after more values arrive', () => {
+    const nearestRank = (values: number[], p: number) => {
+      const sorted = [...values].sort((x, y) => x - y);
+      return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+    };
+    const values = fc.array(
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => v + 0), // -0 → 0: equal values, toBe tells them apart
+      {
+        minLength: 1,
+        maxLength: 300,
+      },
+    );
+    const ranks = fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(values, values, ranks, (first, more, ps) => {
+        const sketch = new QuantileSketch();
+        first.forEach((v) => sketch.add(v));
+        for (const p of ps) expect(sketch.quantile(p)).toBe(nearestRank(first, p));
+        const other = new QuantileSketch();
+        more.forEach((v) => other.add(v));
+        sketch.merge(other);
+        for (const p of ps) expect(sketch.quantile(p)).toBe(nearestRank([...first, ...more], p));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers nearest-rank while exact', () => {
     const s = new QuantileSketch();
     for (const v of [5, 1, 4, 2, 3]) s.add(v);
