@@ -57,16 +57,25 @@ export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
  * server's keep-alive timeout and be closing ("other side closed").
  */
 export async function scrape(url, name) {
-  const text = await new Promise((resolve, reject) => {
-    http
-      .get(`${url}/metrics`, { agent: false }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+  const { text } = await request(`${url}/metrics`, { agent: false });
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : NaN;
+}
+
+/**
+ * One HTTP request with `node:http` (`options` as `http.request` takes them, `body` a Buffer or none);
+ * resolves with the status and the response text. Cheaper for this process than `fetch`, which matters
+ * when the client shares the machine's cores with the server.
+ */
+export function request(url, options, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, options, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -62,10 +62,6 @@ export class StringInterner {
     return code;
   }
 
-  get size(): number {
-    return this.values.length;
-  }
-
   /** How strings are looked up now (for tests and diagnostics). */
   get lookup(): 'sampled hash' | 'full hash' | 'map' {
     return this.map !== null ? 'map' : this.mode === 'full' ? 'full hash' : 'sampled hash';

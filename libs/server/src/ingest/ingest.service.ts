@@ -4,7 +4,7 @@ import type { IngestStatus } from '@quarry/contracts';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
-import { ownsWholeBuffer, type IngestBodyOptions } from '../workers/cpu-tasks';
+import type { IngestBodyOptions } from '../workers/cpu-tasks';
 
 export interface IngestRequest extends IngestBodyOptions {
   dataset: string;
@@ -44,10 +44,8 @@ export class IngestService {
     if (!dataset) throw notFound(`dataset "${request.dataset}" not found`, { code: 'dataset_not_found' });
 
     // Parsing and building the columns happen on a worker; the event loop appends the record and answers.
+    // The event loop no longer needs the body: it may move to the worker rather than be copied.
     const { dataset: _name, ...bodyAndOptions } = request;
-    // The body moves to the worker rather than being copied when it owns its buffer (bodies of 4 KiB or
-    // more do): the event loop no longer needs it.
-    const { body } = request;
     const { status, record } = await this.storage.cpu.run(
       'ingest',
       {
@@ -56,7 +54,7 @@ export class IngestService {
         mapFields: [...dataset.mapFields],
         nowMs: this.clock.nowMs(),
       },
-      ownsWholeBuffer(body) ? [body.buffer as ArrayBuffer] : [],
+      [request.body],
     );
     if (record !== null) {
       const [position] = await this.storage.log.append(dataset.id, [record.payload]);

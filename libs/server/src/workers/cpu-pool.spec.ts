@@ -1,8 +1,7 @@
 import { types } from 'node:util';
 import { QuarryError } from '@quarry/common';
 import { decodeLogRecord } from '../storage/log-codec';
-import { CpuPool } from './cpu-pool';
-import { ownsWholeBuffer } from './cpu-tasks';
+import { CpuPool, ownsWholeBuffer } from './cpu-pool';
 
 const NOW = Date.UTC(2024, 4, 1);
 const ingestInput = (body: string, contentType = 'application/x-ndjson') => ({
@@ -40,7 +39,7 @@ describe.each([
     const lines = Array.from({ length: 200 }, (_, i) => `{"i":${i},"s":"value ${i}"}`).join('\n');
     const body = Buffer.from(new TextEncoder().encode(lines)); // owns its whole ArrayBuffer
     expect(ownsWholeBuffer(body)).toBe(true);
-    const { status, record } = await pool.run('ingest', { ...ingestInput(''), body }, [body.buffer]);
+    const { status, record } = await pool.run('ingest', { ...ingestInput(''), body }, [body]);
     expect(status.ingested).toBe(200);
     expect(body.byteLength).toBe(threads > 0 ? 0 : lines.length);
     // In shared memory: the tail and the compaction worker read these bytes without copies.
@@ -51,6 +50,13 @@ describe.each([
       kind: 'string',
       dict: expect.arrayContaining(['value 199']),
     });
+  });
+
+  it('copies a movable body that shares its buffer (a small Buffer from the pool stays intact)', async () => {
+    const body = Buffer.from('{"a":1}');
+    const { status } = await pool.run('ingest', { ...ingestInput(''), body }, [body]);
+    expect(status.ingested).toBe(1);
+    expect(body.toString()).toBe('{"a":1}');
   });
 
   it("rethrows a task's QuarryError with its kind, code and message", async () => {

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { Piscina } from 'piscina';
 import { runTask, type CpuTaskName, type CpuTasks } from './cpu-tasks';
 import { unwrap, type TaskResult } from './task-result';
@@ -33,16 +34,18 @@ export class CpuPool {
   }
 
   /**
-   * Runs a task. `transfer` lists buffers of `input` to move to the worker instead of copying; the caller
-   * must not touch them afterwards (they are detached). Inline, nothing moves.
+   * Runs a task. `movable` lists views in `input` the caller no longer needs: those that own their whole
+   * buffer move to the worker instead of being copied (and are detached here); the rest are copied as
+   * usual. Inline, nothing moves.
    */
   async run<K extends CpuTaskName>(
     name: K,
     input: Parameters<CpuTasks[K]>[0],
-    transfer: ArrayBuffer[] = [],
+    movable: readonly Uint8Array[] = [],
   ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
+    const transferList = movable.filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer);
     const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
-      ? await this.piscina.run({ name, input }, { transferList: transfer })
+      ? await this.piscina.run({ name, input }, { transferList })
       : await runTask(name, input);
     return unwrap(result);
   }
@@ -50,4 +53,14 @@ export class CpuPool {
   async close(): Promise<void> {
     await this.piscina?.destroy();
   }
+}
+
+/**
+ * True when `view` spans its whole ArrayBuffer, so moving that buffer to another thread takes nothing else
+ * with it (a small Buffer is a view on Node's shared pool; a SharedArrayBuffer is shared, never moved).
+ */
+export function ownsWholeBuffer(view: Uint8Array): boolean {
+  return (
+    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && types.isArrayBuffer(view.buffer)
+  );
 }

@@ -1,4 +1,3 @@
-import { types } from 'node:util';
 import { formatRfc3339 } from '@quarry/common';
 import type { IngestStatus } from '@quarry/contracts';
 import {
@@ -94,16 +93,6 @@ export function buildBlocksTask(input: { payloads: Uint8Array[]; spans: SpanPoli
 /** One merged block from stored blocks, or null when their column kinds disagree. */
 export function mergeBlocksTask(input: { blocks: Uint8Array[] }): BuiltBlock | null {
   return mergeBlocks(input.blocks);
-}
-
-/**
- * True when `view` spans its whole ArrayBuffer, so moving that buffer to another thread takes nothing else
- * with it (a small Buffer is a view on Node's shared pool; a SharedArrayBuffer is shared, never moved).
- */
-export function ownsWholeBuffer(view: Uint8Array): boolean {
-  return (
-    view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && types.isArrayBuffer(view.buffer)
-  );
 }
 
 export const CPU_TASKS = {
