@@ -1,10 +1,9 @@
 /** Vectorized arithmetic with APL promotion rules (apl.md §3.1) and null propagation. */
 import { arithmeticResultType } from '@quarry/query-plan';
-import type { Column, ColumnKind, NumericColumn } from '@quarry/contracts';
+import type { Column, NumericColumn } from '@quarry/contracts';
 import { buildColumn, nullColumn, readValue } from '../columns';
 import { kindOfValue } from '../columns';
-
-const NUMERIC_KINDS = new Set<ColumnKind>(['long', 'real', 'datetime', 'timespan']);
+import { NUMERIC_KINDS } from './compare';
 
 function applyOp(op: string, a: number, b: number, integer: boolean): number {
   switch (op) {

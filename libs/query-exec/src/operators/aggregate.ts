@@ -14,6 +14,7 @@ import type { AggregateNode } from '@quarry/query-plan';
 import { buildColumn, readValue } from '../columns';
 import { unifyKinds } from '../concat';
 import { createAggregator } from '../aggregates/create-aggregator';
+import { NUMERIC_KINDS } from '../eval/compare';
 import { evaluate } from '../eval/evaluate';
 import { asBool } from '../eval/logic';
 import { toDynamic } from '../functions/scalar-impl';
@@ -84,7 +85,7 @@ export class PartialAggregate {
       return;
     const groups = keyCols.length === 0 ? zeroGroups(n) : new Int32Array(n);
     if (keyCols.length === 1 && keyCols[0].kind === 'string') table.assignByDictionary(keyCols[0], groups, n);
-    else if (keyCols.length === 1 && isNumericKind(keyCols[0].kind))
+    else if (keyCols.length === 1 && NUMERIC_KINDS.has(keyCols[0].kind))
       table.assignByNumber(keyCols[0] as NumericColumn, groups, n);
     else if (keyCols.length > 0) table.assignByRow(keyCols, groups, n);
     node.aggs.forEach((call, a) => {
@@ -109,7 +110,7 @@ export class PartialAggregate {
     const args = node.aggs.map((call) =>
       call.args.length === 0 ? null : evaluate(call.args[0], batch, ctx),
     );
-    if (args.some((c) => c !== null && !isNumericKind(c.kind))) return false;
+    if (args.some((c) => c !== null && !NUMERIC_KINDS.has(c.kind))) return false;
     const n = batch.length;
     const codes = key.codes;
     const nullSlot = key.dict.length;
@@ -311,10 +312,6 @@ class GroupTable {
       groups[i] = g;
     }
   }
-}
-
-function isNumericKind(k: ColumnKind): boolean {
-  return k === 'long' || k === 'real' || k === 'datetime' || k === 'timespan';
 }
 
 function kinds(actual: ColumnKind, planned: ColumnKind): ColumnKind {
