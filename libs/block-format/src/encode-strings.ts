@@ -1,10 +1,11 @@
-import type { StringColumn } from '@quarry/contracts';
+import { decodeUtf8Dict, type StringColumn, type Utf8Dict } from '@quarry/contracts';
 import { ByteWriter } from './bytes';
 import type { EncodedColumn } from './encoded-column';
 import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
 import { type IntSeqChoice, intStats, writeIntSeq } from './int-seq';
+import { utf8MinMax } from './utf8';
 import { writeNulls } from './null-section';
-import { writePlainValues } from './plain-values';
+import { writePlainUtf8, writePlainValues } from './plain-values';
 import { type Tokenized, tokenize, tokenizedSize, writeTokenValues } from './token-values';
 
 /**
@@ -42,28 +43,13 @@ export interface StringChoice extends IntSeqChoice {
 }
 
 export function encodeStrings(column: StringColumn, n: number, choice: StringChoice): EncodedStrings {
-  const { codes, dict } = column;
-  // Keep only the dictionary entries in use (a selected batch may share a larger dictionary), in order
-  // of first use; null rows repeat the previous code so they do not break runs.
-  const remap = new Int32Array(dict.length).fill(-1);
-  const values: string[] = [];
-  const seq = new Uint32Array(n);
-  let nulls: Uint8Array | null = null;
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const c = codes[i];
-    if (c < 0) {
-      (nulls ??= new Uint8Array(n))[i] = 1;
-      seq[i] = prev;
-      continue;
-    }
-    let m = remap[c];
-    if (m === -1) {
-      m = remap[c] = values.length;
-      values.push(dict[c]);
-    }
-    seq[i] = prev = m;
-  }
+  // Bytes from the ingest path go to the log as they are, never decoded (the log searches no layout).
+  if (column.utf8 !== undefined && !choice.search)
+    return encodeUtf8Strings(column.codes, column.utf8, n, choice);
+  const { dict } = column;
+  const { used, seq, nulls } = codesByFirstUse(column.codes, dict.length, n);
+  const values: string[] = new Array(used.length);
+  for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
   const w = new ByteWriter(64 + n);
   const nullCount = writeNulls(w, nulls, n);
 
@@ -84,13 +70,7 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
       writeTokenValues(w, tokenized, values.length);
     } else writePlainValues(w, values);
   }
-
-  let codesLayout = 'identity';
-  if (values.length === n - nullCount) w.u8(CODES_IDENTITY);
-  else {
-    w.u8(CODES_SEQUENCE);
-    codesLayout = writeIntSeq(w, seq, n, intStats(seq, n), choice);
-  }
+  const codesLayout = writeCodes(w, seq, n, values.length === n - nullCount, choice);
   return {
     encoding: 'strings',
     payload: w.finish(),
@@ -102,6 +82,85 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
     hex,
     ...stringStats(values, hex),
   };
+}
+
+/**
+ * `encodeStrings` of a UTF-8 dictionary, plain values only: the same chunk bytes and footer entry, with
+ * the dictionary's bytes copied instead of strings encoded. `values` stays empty (no token filter is built
+ * for the log).
+ */
+function encodeUtf8Strings(
+  codes: Int32Array,
+  dict: Utf8Dict,
+  n: number,
+  choice: StringChoice,
+): EncodedStrings {
+  const { used, seq, nulls } = codesByFirstUse(codes, dict.ends.length, n);
+  const w = new ByteWriter(64 + n);
+  const nullCount = writeNulls(w, nulls, n);
+  w.u8(VALUES_PLAIN);
+  w.varint(used.length);
+  writePlainUtf8(w, dict, used);
+  const codesLayout = writeCodes(w, seq, n, used.length === n - nullCount, choice);
+  return {
+    encoding: 'strings',
+    payload: w.finish(),
+    nullCount,
+    dictSize: used.length,
+    layout: `plain/${codesLayout}`,
+    values: [],
+    tokenized: null,
+    hex: null,
+    ...utf8Stats(dict, used),
+  };
+}
+
+/**
+ * Keeps only the dictionary entries in use (a selected batch may share a larger dictionary), in order of
+ * first use: `used[m]` is the dictionary code of new code m, `seq` the new code per row. Null rows repeat
+ * the previous code so they do not break runs.
+ */
+function codesByFirstUse(
+  codes: Int32Array,
+  dictSize: number,
+  n: number,
+): { used: number[]; seq: Uint32Array; nulls: Uint8Array | null } {
+  const remap = new Int32Array(dictSize).fill(-1);
+  const used: number[] = [];
+  const seq = new Uint32Array(n);
+  let nulls: Uint8Array | null = null;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const c = codes[i];
+    if (c < 0) {
+      (nulls ??= new Uint8Array(n))[i] = 1;
+      seq[i] = prev;
+      continue;
+    }
+    let m = remap[c];
+    if (m === -1) {
+      m = remap[c] = used.length;
+      used.push(c);
+    }
+    seq[i] = prev = m;
+  }
+  return { used, seq, nulls };
+}
+
+/** The codes section: identity when every non-null row has its own value, else a sequence. */
+function writeCodes(
+  w: ByteWriter,
+  seq: Uint32Array,
+  n: number,
+  identity: boolean,
+  choice: StringChoice,
+): string {
+  if (identity) {
+    w.u8(CODES_IDENTITY);
+    return 'identity';
+  }
+  w.u8(CODES_SEQUENCE);
+  return writeIntSeq(w, seq, n, intStats(seq, n), choice);
 }
 
 /** Tokens of the values when free text makes the token layout clearly smaller than plain values. */
@@ -125,6 +184,19 @@ function worthTokenizing(values: string[]): Tokenized | null {
   return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
 }
 
+/** `stringStats` of the used values of a UTF-8 dictionary, comparing bytes where that orders as strings do. */
+function utf8Stats(dict: Utf8Dict, used: readonly number[]): { min?: string; max?: string } {
+  const minMax = utf8MinMax(dict, used);
+  if (minMax === null) {
+    const values = decodeUtf8Dict(dict);
+    return stringStats(
+      used.map((d) => values[d]),
+      null,
+    );
+  }
+  return limitStats(minMax[0], minMax[1]);
+}
+
 function stringStats(values: string[], hex: HexValues | null): { min?: string; max?: string } {
   let min: string | undefined;
   let max: string | undefined;
@@ -139,6 +211,11 @@ function stringStats(values: string[], hex: HexValues | null): { min?: string; m
       if (max === undefined || s > max) max = s;
     }
   }
+  return limitStats(min, max);
+}
+
+/** Min and max as footer statistics: each only when short enough. */
+function limitStats(min: string | undefined, max: string | undefined): { min?: string; max?: string } {
   const stats: { min?: string; max?: string } = {};
   if (min !== undefined && min.length <= MAX_STRING_STAT) stats.min = min;
   if (max !== undefined && max.length <= MAX_STRING_STAT) stats.max = max;

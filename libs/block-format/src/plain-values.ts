@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import type { Utf8Dict } from '@quarry/contracts';
 import type { ByteReader, ByteWriter } from './bytes';
 import { intStats, readIntSeq, writeIntSeq } from './int-seq';
 
@@ -35,6 +36,31 @@ export function writePlainValues(out: ByteWriter, values: readonly string[]): vo
   }
   writeIntSeq(out, lengths, count, intStats(lengths, count));
   for (const chunk of chunks) out.bytes(chunk);
+}
+
+/**
+ * `writePlainValues` of the entries `used` of a UTF-8 dictionary, in that order: the same bytes, copied.
+ * When `used` is the whole dictionary in order (what a fresh ingest batch has), one copy of the blob.
+ */
+export function writePlainUtf8(out: ByteWriter, dict: Utf8Dict, used: readonly number[]): void {
+  const { bytes, ends } = dict;
+  const count = used.length;
+  const lengths = new Uint32Array(count);
+  let inOrder = count === ends.length;
+  for (let m = 0; m < count; m++) {
+    const d = used[m];
+    if (d !== m) inOrder = false;
+    lengths[m] = ends[d] - (d === 0 ? 0 : ends[d - 1]);
+  }
+  writeIntSeq(out, lengths, count, intStats(lengths, count));
+  if (inOrder) {
+    out.bytes(bytes.subarray(0, count === 0 ? 0 : ends[count - 1]));
+    return;
+  }
+  for (let m = 0; m < count; m++) {
+    const d = used[m];
+    out.bytes(bytes.subarray(d === 0 ? 0 : ends[d - 1], ends[d]));
+  }
 }
 
 export function readPlainValues(r: ByteReader, count: number): string[] {

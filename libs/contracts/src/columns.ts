@@ -31,6 +31,18 @@ export interface StringColumn {
   codes: Int32Array;
   /** Distinct values; order unspecified (not necessarily sorted). */
   dict: string[];
+  /**
+   * The same values as UTF-8, when the column was built from bytes (the ingest path reads strings out of
+   * the request body without making JS strings of them). `dict` is then decoded on first use only, and
+   * the ingest log copies these bytes instead of encoding `dict`.
+   */
+  utf8?: Utf8Dict;
+}
+
+/** Strings as UTF-8 bytes back to back: value d is `bytes[ends[d - 1] ?? 0, ends[d])`. */
+export interface Utf8Dict {
+  bytes: Uint8Array;
+  ends: Int32Array;
 }
 
 export interface DynamicColumn {

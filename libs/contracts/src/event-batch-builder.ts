@@ -1,6 +1,15 @@
 import type { Column, ColumnBatch } from './columns';
 import { SYS_TIME_FIELD, TIME_FIELD } from './columns';
 import { StringInterner } from './string-interner';
+import { decodeUtf8, isWellFormed, Utf8Interner, utf8StringColumn } from './utf8-interner';
+
+export interface EventBatchBuilderOptions {
+  /**
+   * Keep string dictionaries as UTF-8 bytes (`StringColumn.utf8`, `dict` decoded on first use): for a
+   * caller that hands over most strings as bytes (`setUtf8`), such as the flat NDJSON reader.
+   */
+  utf8?: boolean;
+}
 
 /**
  * Builds a column batch row by row, appending each field value straight into its column: the ingest path
@@ -13,6 +22,9 @@ import { StringInterner } from './string-interner';
  *   const b = new EventBatchBuilder(capacity);
  *   b.beginRow(time, sysTime); b.set('a', 1); b.set('b', 'x'); b.endRow();
  *   const batch = b.finish();
+ *
+ * A reader that knows its fields ahead of the values can skip the name per value: `fieldIndex(name)` once,
+ * then `setAt` / `setUtf8` with that index (still at most once per field per row).
  */
 export class EventBatchBuilder {
   private readonly time: Float64Array;
@@ -26,9 +38,15 @@ export class EventBatchBuilder {
   private position = 0;
   private row = 0;
 
-  constructor(private readonly capacity: number) {
+  private readonly utf8: boolean;
+
+  constructor(
+    private readonly capacity: number,
+    options: EventBatchBuilderOptions = {},
+  ) {
     this.time = new Float64Array(capacity);
     this.sys = new Float64Array(capacity);
+    this.utf8 = options.utf8 === true;
   }
 
   /** Rows finished so far. */
@@ -48,15 +66,30 @@ export class EventBatchBuilder {
     const j = this.position++;
     let field = j < this.shape.length ? this.shape[j] : undefined;
     if (field === undefined || field.name !== name) {
-      field = this.fields.get(name);
-      if (field === undefined) {
-        field = new FieldBuilder(name, this.capacity);
-        this.fields.set(name, field);
-        this.order.push(field);
-      }
+      field = this.order[this.fieldIndex(name)];
       this.shape[j] = field;
     }
     field.set(this.row, value);
+  }
+
+  /** The index of a field (added, with every row so far null, when new) for `setAt` and `setUtf8`. */
+  fieldIndex(name: string): number {
+    const field = this.fields.get(name);
+    if (field !== undefined) return field.index;
+    const added = new FieldBuilder(name, this.capacity, this.utf8, this.order.length);
+    this.fields.set(name, added);
+    this.order.push(added);
+    return added.index;
+  }
+
+  /** `set` by field index. */
+  setAt(field: number, value: unknown): void {
+    this.order[field].set(this.row, value);
+  }
+
+  /** Sets a string field of the current row to the string whose UTF-8 bytes are `src[start, end)`. */
+  setUtf8(field: number, src: Uint8Array, start: number, end: number): void {
+    this.order[field].setUtf8(this.row, src, start, end);
   }
 
   endRow(): void {
@@ -79,7 +112,9 @@ type Mode = 'none' | 'string' | 'number' | 'bool' | 'dynamic';
 class FieldBuilder {
   private mode: Mode = 'none';
   private codes: Int32Array | null = null;
+  /** One of the two, by the builder's `utf8` option. */
   private interner: StringInterner | null = null;
+  private utf8Interner: Utf8Interner | null = null;
   private numbers: Float64Array | null = null;
   private bools: Uint8Array | null = null;
   /** For `number` and `bool` modes: 1 = null (rows never set stay null). */
@@ -91,7 +126,19 @@ class FieldBuilder {
   constructor(
     readonly name: string,
     private readonly capacity: number,
+    private readonly utf8: boolean,
+    /** Position in the builder's `order`. */
+    readonly index: number,
   ) {}
+
+  setUtf8(row: number, src: Uint8Array, start: number, end: number): void {
+    if (this.mode === 'none') this.startStrings();
+    if (this.mode === 'string' && this.utf8Interner !== null) {
+      this.codes![row] = this.utf8Interner.intern(src, start, end);
+      return;
+    }
+    this.set(row, decodeUtf8(src, start, end));
+  }
 
   set(row: number, value: unknown): void {
     if (value === null || value === undefined) return; // rows not set read as null in every mode
@@ -118,9 +165,7 @@ class FieldBuilder {
   private start(row: number, value: unknown): void {
     switch (typeof value) {
       case 'string':
-        this.mode = 'string';
-        this.codes = new Int32Array(this.capacity).fill(-1);
-        this.interner = new StringInterner();
+        this.startStrings();
         return this.setString(row, value);
       case 'number':
         this.mode = 'number';
@@ -139,7 +184,25 @@ class FieldBuilder {
     }
   }
 
+  private startStrings(): void {
+    this.mode = 'string';
+    this.codes = new Int32Array(this.capacity).fill(-1);
+    if (this.utf8) this.utf8Interner = new Utf8Interner();
+    else this.interner = new StringInterner();
+  }
+
   private setString(row: number, value: string): void {
+    if (this.utf8Interner !== null) {
+      if (isWellFormed(value)) {
+        this.codes![row] = this.utf8Interner.internString(value);
+        return;
+      }
+      // UTF-8 cannot hold a lone surrogate: the column's strings become JS strings from here on.
+      this.interner = new StringInterner();
+      for (let code = 0; code < this.utf8Interner.size; code++)
+        this.interner.intern(this.utf8Interner.valueAt(code));
+      this.utf8Interner = null;
+    }
     this.codes![row] = this.interner!.intern(value);
   }
 
@@ -167,14 +230,15 @@ class FieldBuilder {
     this.mode = 'dynamic';
     this.dynamic = values;
     this.codes = this.numbers = this.bools = this.nulls = null;
-    this.interner = null;
+    this.interner = this.utf8Interner = null;
   }
 
   private valueAt(i: number): unknown {
     switch (this.mode) {
       case 'string': {
         const code = this.codes![i];
-        return code < 0 ? null : this.interner!.values[code];
+        if (code < 0) return null;
+        return this.utf8Interner !== null ? this.utf8Interner.valueAt(code) : this.interner!.values[code];
       }
       case 'number':
         return this.nulls![i] === 0 || Number.isNaN(this.numbers![i]) ? this.numbers![i] : null;
@@ -190,6 +254,8 @@ class FieldBuilder {
       case 'none':
         return { kind: 'string', codes: new Int32Array(n).fill(-1), dict: [] };
       case 'string':
+        if (this.utf8Interner !== null)
+          return utf8StringColumn(trim(this.codes!, n), this.utf8Interner.finish());
         return { kind: 'string', codes: trim(this.codes!, n), dict: this.interner!.values };
       case 'number': {
         const values = trim(this.numbers!, n);

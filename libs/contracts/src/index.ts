@@ -10,3 +10,4 @@ export * from './batch-concat';
 export * from './lazy-columns';
 export * from './metrics';
 export * from './string-interner';
+export * from './utf8-interner';

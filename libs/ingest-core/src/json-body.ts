@@ -1,5 +1,6 @@
 import { invalid } from '@quarry/common';
 import { findJsonErrorOffset } from './json-error-position';
+import type { FlatJsonReader } from './flat-json-reader';
 import type { IngestLimits } from './limits';
 
 /**
@@ -99,6 +100,13 @@ export class NdjsonLines implements RecordSource {
       if (this.firstError === '') this.firstError = `${this.where(i)}: ${error.message}`;
       return error;
     }
+  }
+
+  /** Offers line i to a reader of bytes; true when it took the line (then `read(i)` is not needed). */
+  readFlat(i: number, reader: FlatJsonReader): boolean {
+    if (reader.read(this.bytes, this.starts[i], this.ends[i]) === null) return false;
+    this.parsedAny = true;
+    return true;
   }
 
   where(i: number): string {

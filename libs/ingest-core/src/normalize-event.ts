@@ -236,6 +236,8 @@ function flattenInto(
         state.sawNestedObject = true;
         if (state.sawDottedKey) state.trackNames();
       }
+      // Under the name "" keys are not prefixed (`{"":{"n":1},"n":2}` has two fields named n).
+      if (name === '') state.trackNames();
       flattenInto(value, name, depth + 1, state, ctx);
       if (state.error !== null) return;
       continue;

@@ -1,7 +1,21 @@
 import fc from 'fast-check';
 import { QuarryError } from '@quarry/common';
-import { batchFromEvents } from '@quarry/contracts';
+import { batchFromEvents, type ColumnBatch } from '@quarry/contracts';
 import { parseIngestBatch, parseIngestBody } from './parse-ingest-body';
+
+/**
+ * The batch with its string dictionaries as strings only: `parseIngestBatch` keeps NDJSON strings as
+ * UTF-8 (`StringColumn.utf8`), which holds the same values.
+ */
+function plainBatch(batch: ColumnBatch): ColumnBatch {
+  const columns = new Map(
+    [...batch.columns].map(([name, c]) => [
+      name,
+      c.kind === 'string' ? { kind: 'string' as const, codes: c.codes, dict: c.dict } : c,
+    ]),
+  );
+  return { length: batch.length, columns };
+}
 
 const NOW = Date.UTC(2024, 4, 1);
 const CONTENT_TYPES = [
@@ -138,10 +152,122 @@ describe('parseIngestBody properties', () => {
           const actual = parseIngestBatch(body, options);
           expect(actual.failures).toEqual(expected.failures);
           if (expected.events.length === 0) expect(actual.batch).toBeNull();
-          else expect(actual.batch).toEqual(batchFromEvents(expected.events, NOW));
+          else expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('the flat NDJSON reader gives what the general path gives, on JSON text with every edge it must give back', () => {
+    const ws = fc.constantFrom('', '', ' ', '\t', ' \r');
+    const key = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'c', 'a.b', 'msg', 'n') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom('_time', 'ts', '_sysTime', '_source', 'data', 'labels', 'time', 'm'),
+      },
+      { weight: 1, arbitrary: fc.constantFrom('0', '12', '__proto__', 'é', '', 'k"q', 'x\ny', '😀') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 8 }).map((v) => JSON.stringify(v)),
+      fc.string({ unit: 'binary', maxLength: 6 }).map((v) => JSON.stringify(v)),
+      fc.constantFrom(
+        '"\\ud800"',
+        '"\\u00e9\\u0041"',
+        '"a\\/b"',
+        '"tab\\there"',
+        '"raw\ttab"',
+        '"2024-05-01T00:00:00Z"',
+        '"2024-05-01T00:00:00.123456789Z"',
+        '"2024-02-30T00:00:00Z"',
+        '" 2024-05-01T00:00:00Z "',
+        '"2024-05-01T02:00:00+02:00"',
+        '"Mon, 02 Jan 2006 15:04:05 MST"',
+        '"1714521600"',
+        '"unterminated',
+      ),
+    );
+    const number = fc.oneof(
+      fc.double().map((v) => JSON.stringify(v)), // NaN/Infinity become null
+      fc.integer().map(String),
+      fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String),
+      fc
+        .tuple(fc.integer({ min: -99999, max: 99999 }), fc.nat({ max: 10 ** 9 }), fc.nat({ max: 12 }))
+        .map(([i, f, zeros]) => `${i}.${'0'.repeat(zeros)}${f}`),
+      fc.constantFrom('-0', '0.0', '-0.0', '1e400', '-1e400', '1E2', '1e-7', '2.5E+3', '5e-324'),
+      fc.constantFrom('0.1', '1.7976931348623157e308', '9007199254740993', '123456789012345.6'),
+      fc.constantFrom('00', '01', '1.', '-', '.5', '+1', '1e', '0x10', 'NaN', 'Infinity'),
+    );
+    const literal = fc.constantFrom('true', 'false', 'null', 'tru', 'nul', 'falsey', 'True');
+    const array = fc.oneof(
+      fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }).map((v) => JSON.stringify(v)),
+      fc.constantFrom('[1,[2,[3]]]', '[', '[1}', '[{"a":"]"}]', '["\\"]"]', '[]', '[1,]'),
+    );
+    const scalar = fc.oneof(text, number, literal, array);
+    const object: fc.Arbitrary<string> = fc.letrec<{ obj: string }>((tie) => ({
+      obj: fc
+        .tuple(
+          fc.array(
+            fc.tuple(
+              key,
+              ws,
+              ws,
+              fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: tie('obj') }),
+            ),
+            { maxLength: 5 },
+          ),
+          ws,
+          ws,
+        )
+        .map(
+          ([entries, before, after]) =>
+            `{${before}${entries.map(([k, a, b, v]) => `${JSON.stringify(k)}${a}:${b}${v}`).join(`,${after}`)}${after}}`,
+        ),
+    })).obj;
+    const line = fc.oneof(
+      { weight: 8, arbitrary: fc.tuple(ws, object, ws).map(([a, o, b]) => `${a}${o}${b}`) },
+      // Truncated or with trailing text.
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(object, fc.nat(), fc.constantFrom('', 'x', ',', '}', ' {}'))
+          .map(([o, cut, tail]) => o.slice(0, o.length - (cut % 3)) + tail),
+      },
+      { weight: 1, arbitrary: fc.constantFrom('[1]', '"s"', '7', '', '{"a":1}{"b":2}', '{"a":1,}') },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.option(fc.constantFrom('ts', 'a.b', 'time'), { nil: undefined }),
+        fc.option(fc.constantFrom('2006-01-02 15:04:05', 'RFC1123'), { nil: undefined }),
+        fc.option(fc.constant(['m']), { nil: undefined }),
+        (lines, timestampField, timestampFormat, mapFields) => {
+          const body = Buffer.from(lines.join('\n'));
+          const options = {
+            contentType: 'application/x-ndjson',
+            timestampField,
+            timestampFormat,
+            mapFields,
+            nowMs: NOW,
+          };
+          let expected;
+          try {
+            expected = parseIngestBody(body, options);
+          } catch (err) {
+            expect(() => parseIngestBatch(body, options)).toThrow((err as Error).message);
+            return;
+          }
+          const actual = parseIngestBatch(body, options);
+          expect(actual.failures).toEqual(expected.failures);
+          if (expected.events.length === 0) expect(actual.batch).toBeNull();
+          else {
+            expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
+          }
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

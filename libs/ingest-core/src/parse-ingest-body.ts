@@ -1,6 +1,8 @@
 import { invalid } from '@quarry/common';
 import { EventBatchBuilder, type ColumnBatch, type NormalizedEvent } from '@quarry/contracts';
+import { isUtf8 } from 'node:buffer';
 import { detectBodyFormat } from './body-format';
+import { FlatJsonReader } from './flat-json-reader';
 import { parseCsv, parseCsvFieldsHeader } from './csv-body';
 import {
   NdjsonLines,
@@ -83,26 +85,42 @@ export function parseIngestBody(body: Buffer, options: IngestParseOptions): Inge
 export function parseIngestBatch(body: Buffer, options: IngestParseOptions): IngestBatchResult {
   const state = new FlattenState();
   let builder: EventBatchBuilder | null = null;
-  const failures = parseInto(body, options, state, (time, capacity) => {
-    builder ??= new EventBatchBuilder(capacity);
-    builder.beginRow(time, options.nowMs);
-    const { names, values, size } = state;
-    for (let i = 0; i < size; i++) builder.set(names[i], values[i]);
-    builder.endRow();
-  });
+  const failures = parseInto(
+    body,
+    options,
+    state,
+    (time, capacity) => {
+      builder ??= new EventBatchBuilder(capacity);
+      builder.beginRow(time, options.nowMs);
+      const { names, values, size } = state;
+      for (let i = 0; i < size; i++) builder.set(names[i], values[i]);
+      builder.endRow();
+    },
+    (lines, ctx) => {
+      // Plain NDJSON lines go from bytes to columns (`FlatJsonReader`); the others take the general path
+      // into the same builder. Labels are merged by the general path only; value bytes are copied as they
+      // are, so the body must be valid UTF-8 (else `toString` would have replaced the bad sequences).
+      if (ctx.labels !== null || !isUtf8(body)) return null;
+      builder = new EventBatchBuilder(lines.count, { utf8: true });
+      return new FlatJsonReader(ctx, builder);
+    },
+  );
   const built = builder as EventBatchBuilder | null;
-  return { batch: built === null ? null : built.finish(), failures };
+  return { batch: built === null || built.length === 0 ? null : built.finish(), failures };
 }
 
 /**
  * Reads every record of the body, flattens it into `state` and hands each accepted event to `accept` (with
  * its time, and the number of records as a capacity hint) before reading the next; returns the failures.
+ * With `flatReader`, NDJSON lines are first offered to the reader it gives, and only the lines it gives
+ * back are parsed here.
  */
 function parseInto(
   body: Buffer,
   options: IngestParseOptions,
   state: FlattenState,
   accept: (time: number, capacity: number) => void,
+  flatReader?: (lines: NdjsonLines, ctx: NormalizeContext) => FlatJsonReader | null,
 ): IngestParseFailure[] {
   const limits = resolveLimits(options.limits);
   const start = hasUtf8Bom(body) ? 3 : 0;
@@ -119,8 +137,10 @@ function parseInto(
   const ctx: NormalizeContext = { ...base, labels: prepareLabels(options.labels, base) };
 
   const records = recordsFor(format, body, start, first, options, limits);
+  const flat = records instanceof NdjsonLines && flatReader ? flatReader(records, ctx) : null;
   const failures: IngestParseFailure[] = [];
   for (let i = 0; i < records.count; i++) {
+    if (flat !== null && (records as NdjsonLines).readFlat(i, flat)) continue;
     const value = records.read(i);
     if (value instanceof RecordError) {
       failures.push({ index: i, error: `${records.where(i)}: ${value.message}` });

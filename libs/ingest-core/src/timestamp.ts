@@ -64,16 +64,24 @@ const DIGIT_0 = 48;
  * Returns null for anything else (the general parser then decides).
  */
 export function parseCanonicalUtc(text: string): number | null {
-  const len = text.length;
-  if (len < 20 || len > 30 || text.charCodeAt(len - 1) !== 90 /* Z */) return null;
-  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84) return null;
-  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hour = digits(text, 11, 2);
-  const minute = digits(text, 14, 2);
-  const second = digits(text, 17, 2);
+  return canonicalUtc(text, 0, text.length);
+}
+
+/** `parseCanonicalUtc` of the ASCII text `bytes[start, end)`, read where it lies (the NDJSON fast path). */
+export function parseCanonicalUtcBytes(bytes: Uint8Array, start: number, end: number): number | null {
+  return canonicalUtc(bytes, start, end - start);
+}
+
+function canonicalUtc(src: string | Uint8Array, at: number, len: number): number | null {
+  if (len < 20 || len > 30 || code(src, at + len - 1) !== 90 /* Z */) return null;
+  if (code(src, at + 4) !== 45 || code(src, at + 7) !== 45 || code(src, at + 10) !== 84) return null;
+  if (code(src, at + 13) !== 58 || code(src, at + 16) !== 58) return null;
+  const year = digits(src, at, 4);
+  const month = digits(src, at + 5, 2);
+  const day = digits(src, at + 8, 2);
+  const hour = digits(src, at + 11, 2);
+  const minute = digits(src, at + 14, 2);
+  const second = digits(src, at + 17, 2);
   if (
     year < 100 ||
     month < 1 ||
@@ -88,10 +96,10 @@ export function parseCanonicalUtc(text: string): number | null {
   }
   let micros = 0;
   if (len > 20) {
-    if (text.charCodeAt(19) !== 46 /* . */) return null;
+    if (code(src, at + 19) !== 46 /* . */) return null;
     const fracLen = len - 21;
     if (fracLen < 1) return null;
-    const frac = digits(text, 20, fracLen);
+    const frac = digits(src, at + 20, fracLen);
     if (frac < 0) return null;
     micros = Math.round(frac * 10 ** (6 - fracLen));
   } else if (len !== 20) {
@@ -102,6 +110,10 @@ export function parseCanonicalUtc(text: string): number | null {
   if (day > daysInMonth(year, month)) return null;
   const ms = daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
   return roundMicros(ms + micros / 1000);
+}
+
+function code(src: string | Uint8Array, i: number): number {
+  return typeof src === 'string' ? src.charCodeAt(i) : src[i];
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -125,10 +137,10 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 /** The decimal value of `count` digits at `start`, or -1 when one is not a digit. */
-function digits(text: string, start: number, count: number): number {
+function digits(src: string | Uint8Array, start: number, count: number): number {
   let v = 0;
   for (let i = start; i < start + count; i++) {
-    const d = text.charCodeAt(i) - DIGIT_0;
+    const d = code(src, i) - DIGIT_0;
     if (d < 0 || d > 9) return -1;
     v = v * 10 + d;
   }

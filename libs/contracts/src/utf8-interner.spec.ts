@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { StringInterner } from './string-interner';
+import { decodeUtf8Dict, Utf8Interner } from './utf8-interner';
+
+/** The values' UTF-8 bytes back to back in one buffer, with a leading byte so offsets are not 0. */
+function inOneBuffer(values: readonly string[]): { body: Uint8Array; ranges: [number, number][] } {
+  const parts = values.map((v) => Buffer.from(v, 'utf8'));
+  const body = Buffer.concat([Buffer.from('#'), ...parts]);
+  const ranges: [number, number][] = [];
+  let at = 1;
+  for (const p of parts) {
+    ranges.push([at, at + p.length]);
+    at += p.length;
+  }
+  return { body, ranges };
+}
+
+function internAll(values: readonly string[], interner = new Utf8Interner()) {
+  const { body, ranges } = inOneBuffer(values);
+  const codes = ranges.map(([start, end]) => interner.intern(body, start, end));
+  return { codes, dict: decodeUtf8Dict(interner.finish()) };
+}
+
+/** What the interner must equal: the codes `StringInterner` gives the same strings. */
+function stringCodes(values: readonly string[]) {
+  const interner = new StringInterner();
+  const codes = values.map((v) => interner.intern(v));
+  return { codes, dict: interner.values };
+}
+
+describe('Utf8Interner', () => {
+  it('gives the codes StringInterner gives the same strings, for any well-formed text', () => {
+    const value = fc.oneof(
+      fc.constantFrom('GET', 'POST', '', 'a', 'é', '😀', 'São Paulo'),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'grapheme', minLength: 40, maxLength: 120 }),
+      fc.string({ minLength: 40, maxLength: 200 }),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 400 }), (values) => {
+        expect(internAll(values)).toEqual(stringCodes(values));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('interns JS strings and byte ranges into one dictionary', () => {
+    const interner = new Utf8Interner();
+    const body = Buffer.from('xKölny');
+    expect(interner.intern(body, 1, 6)).toBe(0);
+    expect(interner.internString('Köln')).toBe(0);
+    expect(interner.internString('Bonn')).toBe(1);
+    expect(interner.valueAt(0)).toBe('Köln');
+    expect(decodeUtf8Dict(interner.finish())).toEqual(['Köln', 'Bonn']);
+  });
+
+  it('stays exact, hashing every byte from then on, when long values differ only where the sampled hash does not look', () => {
+    const values: string[] = [];
+    for (let i = 0; i < 20_000; i++)
+      values.push('x'.repeat(18) + String(i).padStart(5, '0') + 'y'.repeat(177));
+    values.push(...values.slice(0, 100));
+    const interner = new Utf8Interner();
+    expect(internAll(values, interner)).toEqual(stringCodes(values));
+    expect(interner.lookup).toBe('full hash');
+  });
+
+  it('hands over to a Map when even full hashes collide, and keeps every code', () => {
+    const interner = new Utf8Interner();
+    const { body, ranges } = inOneBuffer(['a', 'b', 'c', 'd', 'a', 'e', 'é']);
+    const intern = ([start, end]: [number, number]) => interner.intern(body, start, end);
+    expect(ranges.slice(0, 3).map(intern)).toEqual([0, 1, 2]);
+    const degrade = (interner as unknown as { degrade(): void }).degrade.bind(interner);
+    degrade();
+    expect(interner.lookup).toBe('full hash');
+    degrade();
+    expect(interner.lookup).toBe('map');
+    expect([ranges[2], ...ranges.slice(3)].map(intern)).toEqual([2, 3, 0, 4, 5]);
+    expect(decodeUtf8Dict(interner.finish())).toEqual(['a', 'b', 'c', 'd', 'e', 'é']);
+  });
+
+  it('grows past its expected size and keeps every code', () => {
+    const values = Array.from({ length: 50_000 }, (_, i) => `value-${i % 30_000}`);
+    const result = internAll(values, new Utf8Interner(4, 8));
+    expect(result.dict).toHaveLength(30_000);
+    expect(result).toEqual(stringCodes(values));
+  });
+});

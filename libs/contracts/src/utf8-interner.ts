@@ -1,0 +1,264 @@
+import type { StringColumn, Utf8Dict } from './columns';
+
+/**
+ * Dense codes for strings given as UTF-8 bytes, in first-appearance order: `StringInterner` for the ingest
+ * path that reads values straight out of the request body (`ingest-core`'s flat NDJSON reader). A value
+ * never becomes a JS string here: its bytes are hashed where they lie and copied once, when new, into one
+ * growing buffer, which is then written to the ingest log as it is (`StringColumn.utf8`).
+ *
+ * Same defences as `StringInterner`: a value longer than 48 bytes is hashed on a sample of 48 of its bytes;
+ * a probe that runs long rebuilds the table with every byte hashed, and if probes still run long (crafted
+ * full-hash collisions), a `Map` keyed by the bytes as a latin1 string takes over.
+ *
+ *   const interner = new Utf8Interner();
+ *   codes[i] = interner.intern(body, start, end);
+ *   const dict = interner.finish();  // bytes of code c: dict.bytes[dict.ends[c - 1] ?? 0 .. dict.ends[c])
+ */
+export class Utf8Interner {
+  private bytes: Uint8Array;
+  /** Used bytes of `bytes`. */
+  private used = 0;
+  /** End offset (in `bytes`) of each code's value. */
+  private ends: Int32Array;
+  private hashes: Int32Array;
+  private count = 0;
+  /** Code + 1 per slot; 0 is empty. */
+  private slots: Int32Array;
+  private mask: number;
+  private mode: 'sampled' | 'full' = 'sampled';
+  private map: Map<string, number> | null = null;
+
+  constructor(expectedDistinct = 16, expectedBytes = expectedDistinct * 16) {
+    let capacity = 16;
+    while (capacity < expectedDistinct * 2) capacity <<= 1;
+    this.slots = new Int32Array(capacity);
+    this.mask = capacity - 1;
+    this.ends = new Int32Array(Math.max(8, expectedDistinct));
+    this.hashes = new Int32Array(Math.max(8, expectedDistinct));
+    this.bytes = new Uint8Array(Math.max(64, expectedBytes));
+  }
+
+  /** Distinct values so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The code of the value whose UTF-8 bytes are `src[start, end)`, a new one if it was not seen before. */
+  intern(src: Uint8Array, start: number, end: number): number {
+    if (this.map !== null) return this.internInMap(src, start, end);
+    const h = this.hash(src, start, end);
+    const { slots, hashes, mask } = this;
+    const length = end - start;
+    let i = h & mask;
+    for (let probes = 0; ; probes++) {
+      const slot = slots[i];
+      if (slot === 0) break;
+      if (hashes[slot - 1] === h && this.equals(slot - 1, src, start, length)) return slot - 1;
+      if (probes === MAX_PROBES) {
+        this.degrade();
+        return this.intern(src, start, end);
+      }
+      i = (i + 1) & mask;
+    }
+    const code = this.append(src, start, end);
+    this.hashes[code] = h;
+    slots[i] = code + 1;
+    if (this.count * 2 > slots.length) this.rebuild(slots.length * 2);
+    return code;
+  }
+
+  /** The code of a well-formed JS string (a lone surrogate would be encoded as U+FFFD). */
+  internString(value: string): number {
+    const scratch = scratchFor(value.length * 3);
+    const { written } = ENCODER.encodeInto(value, scratch);
+    return this.intern(scratch, 0, written);
+  }
+
+  /** The value of a code, decoded (for the rare caller that needs it as a string). */
+  valueAt(code: number): string {
+    return decodeUtf8(this.bytes, code === 0 ? 0 : this.ends[code - 1], this.ends[code]);
+  }
+
+  /** The dictionary, trimmed to size (the interner must not be used afterwards). */
+  finish(): Utf8Dict {
+    return { bytes: this.bytes.slice(0, this.used), ends: this.ends.slice(0, this.count) };
+  }
+
+  /** How values are looked up now (for tests and diagnostics). */
+  get lookup(): 'sampled hash' | 'full hash' | 'map' {
+    return this.map !== null ? 'map' : this.mode === 'full' ? 'full hash' : 'sampled hash';
+  }
+
+  private equals(code: number, src: Uint8Array, start: number, length: number): boolean {
+    const from = code === 0 ? 0 : this.ends[code - 1];
+    if (this.ends[code] - from !== length) return false;
+    const bytes = this.bytes;
+    for (let k = 0; k < length; k++) if (bytes[from + k] !== src[start + k]) return false;
+    return true;
+  }
+
+  private append(src: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    if (this.used + length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    // A loop beats `set(subarray)` for the short values most fields hold (no view allocated).
+    if (length <= 256) for (let k = 0; k < length; k++) this.bytes[this.used + k] = src[start + k];
+    else this.bytes.set(src.subarray(start, end), this.used);
+    this.used += length;
+    const code = this.count++;
+    if (code === this.ends.length) {
+      this.ends = grow(this.ends);
+      this.hashes = grow(this.hashes);
+    }
+    this.ends[code] = this.used;
+    return code;
+  }
+
+  private internInMap(src: Uint8Array, start: number, end: number): number {
+    const key = latin1(src, start, end);
+    let code = this.map!.get(key);
+    if (code === undefined) {
+      code = this.append(src, start, end);
+      this.map!.set(key, code);
+    }
+    return code;
+  }
+
+  /** Murmur3-style, four bytes a step: the bytes of a long value sampled, unless a probe ran long before. */
+  private hash(src: Uint8Array, start: number, end: number): number {
+    const n = end - start;
+    let h = SEED ^ n;
+    if (n <= FULL_HASH_BYTES || this.mode === 'full') {
+      let i = start;
+      for (; i + 4 <= end; i += 4)
+        h = mix(h, src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24));
+      for (; i < end; i++) h = mix(h, src[i]);
+    } else {
+      // The first 16 bytes, 16 spread between, the last 16.
+      for (let i = start; i < start + 16; i += 4) {
+        h = mix(h, src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24));
+      }
+      const step = Math.floor((n - 32) / 16);
+      for (let k = 0, i = start + 16; k < 16; k += 4, i += 4 * step) {
+        h = mix(h, src[i] | (src[i + step] << 8) | (src[i + 2 * step] << 16) | (src[i + 3 * step] << 24));
+      }
+      for (let i = end - 16; i < end; i += 4) {
+        h = mix(h, src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24));
+      }
+    }
+    // Final mix, so the low bits that pick the slot depend on every byte.
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    return h;
+  }
+
+  /** A probe ran long: hash every byte from now on, or, if that is already the case, use a Map. */
+  private degrade(): void {
+    if (this.mode === 'sampled') {
+      this.mode = 'full';
+      for (let c = 0; c < this.count; c++) {
+        this.hashes[c] = this.hash(this.bytes, c === 0 ? 0 : this.ends[c - 1], this.ends[c]);
+      }
+      this.rebuild(this.slots.length);
+      return;
+    }
+    const map = new Map<string, number>();
+    for (let c = 0; c < this.count; c++)
+      map.set(latin1(this.bytes, c === 0 ? 0 : this.ends[c - 1], this.ends[c]), c);
+    this.map = map;
+    this.slots = new Int32Array(0);
+  }
+
+  private rebuild(capacity: number): void {
+    const slots = new Int32Array(capacity);
+    const mask = capacity - 1;
+    for (let c = 0; c < this.count; c++) {
+      let i = this.hashes[c] & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = c + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}
+
+/**
+ * No lone surrogate, which UTF-8 cannot hold (`String.prototype.isWellFormed`, in Node 20 but not in this
+ * project's TS lib).
+ */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** `src[start, end)` decoded (invalid sequences as U+FFFD). */
+export function decodeUtf8(src: Uint8Array, start: number, end: number): string {
+  return DECODER.decode(src.subarray(start, end));
+}
+
+/** The values of a UTF-8 dictionary as strings. */
+export function decodeUtf8Dict(dict: Utf8Dict): string[] {
+  const out: string[] = new Array(dict.ends.length);
+  for (let d = 0, start = 0; d < out.length; start = dict.ends[d++]) {
+    out[d] = decodeUtf8(dict.bytes, start, dict.ends[d]);
+  }
+  return out;
+}
+
+/**
+ * A string column over a UTF-8 dictionary whose `dict` is decoded on first use: the ingest path writes the
+ * bytes to its log and never needs the strings.
+ */
+export function utf8StringColumn(codes: Int32Array, utf8: Utf8Dict): StringColumn {
+  let decoded: string[] | null = null;
+  return {
+    kind: 'string',
+    codes,
+    utf8,
+    get dict(): string[] {
+      return (decoded ??= decodeUtf8Dict(utf8));
+    },
+  };
+}
+
+/** Values up to this many bytes are hashed whole. */
+const FULL_HASH_BYTES = 48;
+/** A probe this long means clustering, not bad luck (at load ≤ 1/2, expected probes are under 3). */
+const MAX_PROBES = 64;
+
+/** One Murmur3 step: the 32-bit word `k` into the hash `h`. */
+function mix(h: number, k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  h ^= Math.imul(k, 0x1b873593);
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+/** Per process, so colliding values cannot be prepared in advance for every server. */
+const SEED = (Math.random() * 0x7fffffff) | 0;
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+let scratch = new Uint8Array(256);
+function scratchFor(bytes: number): Uint8Array {
+  if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
+  return scratch;
+}
+
+/** Bytes as a latin1 string: one char per byte, a Map key that is equal exactly when the bytes are. */
+function latin1(src: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i += 4096) {
+    out += String.fromCharCode(...src.subarray(i, Math.min(end, i + 4096)));
+  }
+  return out;
+}
+
+function grow(a: Int32Array): Int32Array {
+  const out = new Int32Array(a.length * 2);
+  out.set(a);
+  return out;
+}
