@@ -13,7 +13,7 @@ import { buildTokenFilter } from './token-filter-build';
  * - `compact` (the default, for blocks): the smallest layout per chunk (delta/rle sequences, hex/uuid and
  *   token strings), zstd, a token filter per string column.
  * - `fast` (the ingest log): plain dictionaries and frame-of-reference integers, no compression, no
- *   filters: about as cheap to write as raw columns, still a fraction of the JSON.
+ *   filters, no string min/max: about as cheap to write as raw columns, still a fraction of the JSON.
  * The other options override the preset's choice.
  */
 export interface EncodeOptions {

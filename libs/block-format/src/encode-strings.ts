@@ -1,9 +1,8 @@
-import { decodeUtf8Dict, type StringColumn, type Utf8Dict } from '@quarry/contracts';
+import type { StringColumn, Utf8Dict } from '@quarry/contracts';
 import { ByteWriter } from './bytes';
 import type { EncodedColumn } from './encoded-column';
 import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
 import { type IntSeqChoice, intStats, writeIntSeq } from './int-seq';
-import { utf8MinMax } from './utf8';
 import { writeNulls } from './null-section';
 import { writePlainUtf8, writePlainValues } from './plain-values';
 import { type Tokenized, tokenize, tokenizedSize, writeTokenValues } from './token-values';
@@ -80,14 +79,15 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
     values,
     tokenized,
     hex,
-    ...stringStats(values, hex),
+    // The log (no search) never prunes by its strings: min and max would cost a compare per value.
+    ...(choice.search ? stringStats(values, hex) : {}),
   };
 }
 
 /**
- * `encodeStrings` of a UTF-8 dictionary, plain values only: the same chunk bytes and footer entry, with
- * the dictionary's bytes copied instead of strings encoded. `values` stays empty (no token filter is built
- * for the log).
+ * `encodeStrings` of a UTF-8 dictionary for the log (no search): the same chunk bytes and footer entry,
+ * with the dictionary's bytes copied instead of strings encoded. `values` stays empty (no token filter is
+ * built for the log).
  */
 function encodeUtf8Strings(
   codes: Int32Array,
@@ -111,7 +111,6 @@ function encodeUtf8Strings(
     values: [],
     tokenized: null,
     hex: null,
-    ...utf8Stats(dict, used),
   };
 }
 
@@ -184,19 +183,6 @@ function worthTokenizing(values: string[]): Tokenized | null {
   return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
 }
 
-/** `stringStats` of the used values of a UTF-8 dictionary, comparing bytes where that orders as strings do. */
-function utf8Stats(dict: Utf8Dict, used: readonly number[]): { min?: string; max?: string } {
-  const minMax = utf8MinMax(dict, used);
-  if (minMax === null) {
-    const values = decodeUtf8Dict(dict);
-    return stringStats(
-      used.map((d) => values[d]),
-      null,
-    );
-  }
-  return limitStats(minMax[0], minMax[1]);
-}
-
 function stringStats(values: string[], hex: HexValues | null): { min?: string; max?: string } {
   let min: string | undefined;
   let max: string | undefined;
@@ -211,11 +197,6 @@ function stringStats(values: string[], hex: HexValues | null): { min?: string; m
       if (max === undefined || s > max) max = s;
     }
   }
-  return limitStats(min, max);
-}
-
-/** Min and max as footer statistics: each only when short enough. */
-function limitStats(min: string | undefined, max: string | undefined): { min?: string; max?: string } {
   const stats: { min?: string; max?: string } = {};
   if (min !== undefined && min.length <= MAX_STRING_STAT) stats.min = min;
   if (max !== undefined && max.length <= MAX_STRING_STAT) stats.max = max;

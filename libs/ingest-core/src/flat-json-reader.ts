@@ -7,7 +7,7 @@ import { parseCanonicalUtcBytes, parseTimestamp } from './timestamp';
  * path. Where `JSON.parse` + `flattenRecord` + `set` build an object per event, a JS string per value and a
  * dotted name per nested field, this walks the bytes once: field names are looked up by their bytes in a
  * table of paths, string values go to the builder as byte ranges of the body (`setUtf8`), and numbers are
- * read where they lie. Measured on the bench events: 3.3 → see docs/architecture.md "Ingest".
+ * read where they lie (docs/architecture.md, "Ingest parsing").
  *
  * It takes only the common case and gives every other line back (`read` returns null, nothing written),
  * for the general path to read, so results and errors stay exactly those of `flattenRecord`. A line is
