@@ -1,6 +1,7 @@
 import { internal } from '@quarry/common';
 
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+/** `ignoreBOM`: a value may start with U+FEFF, which a default decoder would drop. */
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** UTF-8 bytes as a string; invalid UTF-8 is a corrupt chunk of column `name`. */
 export function utf8(bytes: Uint8Array, name: string): string {

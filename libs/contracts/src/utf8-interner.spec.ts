@@ -31,7 +31,7 @@ function stringCodes(values: readonly string[]) {
 describe('Utf8Interner', () => {
   it('gives the codes StringInterner gives the same strings, for any well-formed text', () => {
     const value = fc.oneof(
-      fc.constantFrom('GET', 'POST', '', 'a', 'é', '😀', 'São Paulo'),
+      fc.constantFrom('GET', 'POST', '', 'a', 'é', '😀', 'São Paulo', '\ufeff', '\ufeffx'),
       fc.string({ maxLength: 8 }),
       fc.string({ unit: 'grapheme', minLength: 40, maxLength: 120 }),
       fc.string({ minLength: 40, maxLength: 200 }),
@@ -52,6 +52,13 @@ describe('Utf8Interner', () => {
     expect(interner.internString('Bonn')).toBe(1);
     expect(interner.valueAt(0)).toBe('Köln');
     expect(decodeUtf8Dict(interner.finish())).toEqual(['Köln', 'Bonn']);
+  });
+
+  it('keeps a leading U+FEFF (a byte order mark is a character inside a value)', () => {
+    const interner = new Utf8Interner();
+    interner.internString('\ufeffa');
+    expect(interner.valueAt(0)).toBe('\ufeffa');
+    expect(decodeUtf8Dict(interner.finish())).toEqual(['\ufeffa']);
   });
 
   it('stays exact, hashing every byte from then on, when long values differ only where the sampled hash does not look', () => {

@@ -240,7 +240,8 @@ function mix(h: number, k: number): number {
 /** Per process, so colliding values cannot be prepared in advance for every server. */
 const SEED = (Math.random() * 0x7fffffff) | 0;
 const ENCODER = new TextEncoder();
-const DECODER = new TextDecoder();
+/** `ignoreBOM`: a value may start with U+FEFF, which a default decoder would drop. */
+const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
 let scratch = new Uint8Array(256);
 function scratchFor(bytes: number): Uint8Array {
