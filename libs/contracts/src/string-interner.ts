@@ -1,3 +1,4 @@
+import { finishHash, HASH_SEED, MAX_PROBES, slotsFor } from './intern-table';
 /**
  * Dense codes for strings in first-appearance order: the dictionary of a string column. It does the job of a
  * `Map<string, number>` about three times faster on the strings ingest and compaction see (measured on the
@@ -80,7 +81,7 @@ export class StringInterner {
 
   private hash(s: string): number {
     const n = s.length;
-    let h = Math.imul(SEED ^ n, FNV_PRIME);
+    let h = Math.imul(HASH_SEED ^ n, FNV_PRIME);
     if (n <= FULL_HASH_CHARS || this.mode === 'full') {
       for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
     } else {
@@ -89,11 +90,7 @@ export class StringInterner {
       for (let k = 0, i = 16; k < 16; k++, i += step) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
       for (let i = n - 16; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
     }
-    // Final mix, so the low bits that pick the slot depend on every character.
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    return h;
+    return finishHash(h);
   }
 
   /** A probe ran long: hash every character from now on, or, if that is already the case, use a Map. */
@@ -110,22 +107,11 @@ export class StringInterner {
   }
 
   private rebuild(capacity: number): void {
-    const slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    for (let c = 0; c < this.values.length; c++) {
-      let i = this.hashes[c] & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = c + 1;
-    }
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = slotsFor(this.hashes, this.values.length, capacity);
+    this.mask = capacity - 1;
   }
 }
 
 /** Strings up to this length are hashed whole. */
 const FULL_HASH_CHARS = 48;
-/** A probe this long means clustering, not bad luck (at load ≤ 1/2, expected probes are under 3). */
-const MAX_PROBES = 64;
 const FNV_PRIME = 0x01000193;
-/** Per process, so colliding strings cannot be prepared in advance for every server. */
-const SEED = (Math.random() * 0x7fffffff) | 0;

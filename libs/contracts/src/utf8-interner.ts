@@ -1,3 +1,4 @@
+import { finishHash, HASH_SEED, MAX_PROBES, slotsFor } from './intern-table';
 import type { StringColumn, Utf8Dict } from './columns';
 
 /**
@@ -130,7 +131,7 @@ export class Utf8Interner {
   /** Murmur3-style, four bytes a step: the bytes of a long value sampled, unless a probe ran long before. */
   private hash(src: Uint8Array, start: number, end: number): number {
     const n = end - start;
-    let h = SEED ^ n;
+    let h = HASH_SEED ^ n;
     if (n <= FULL_HASH_BYTES || this.mode === 'full') {
       let i = start;
       for (; i + 4 <= end; i += 4)
@@ -149,11 +150,7 @@ export class Utf8Interner {
         h = mix(h, src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24));
       }
     }
-    // Final mix, so the low bits that pick the slot depend on every byte.
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    return h;
+    return finishHash(h);
   }
 
   /** A probe ran long: hash every byte from now on, or, if that is already the case, use a Map. */
@@ -174,15 +171,8 @@ export class Utf8Interner {
   }
 
   private rebuild(capacity: number): void {
-    const slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    for (let c = 0; c < this.count; c++) {
-      let i = this.hashes[c] & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = c + 1;
-    }
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = slotsFor(this.hashes, this.count, capacity);
+    this.mask = capacity - 1;
   }
 }
 
@@ -226,8 +216,6 @@ export function utf8StringColumn(codes: Int32Array, utf8: Utf8Dict): StringColum
 
 /** Values up to this many bytes are hashed whole. */
 const FULL_HASH_BYTES = 48;
-/** A probe this long means clustering, not bad luck (at load ≤ 1/2, expected probes are under 3). */
-const MAX_PROBES = 64;
 
 /** One Murmur3 step: the 32-bit word `k` into the hash `h`. */
 function mix(h: number, k: number): number {
@@ -237,8 +225,6 @@ function mix(h: number, k: number): number {
   h = (h << 13) | (h >>> 19);
   return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
-/** Per process, so colliding values cannot be prepared in advance for every server. */
-const SEED = (Math.random() * 0x7fffffff) | 0;
 const ENCODER = new TextEncoder();
 /** `ignoreBOM`: a value may start with U+FEFF, which a default decoder would drop. */
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });

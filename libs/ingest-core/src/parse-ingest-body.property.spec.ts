@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { QuarryError } from '@quarry/common';
 import { batchFromEvents, type ColumnBatch } from '@quarry/contracts';
-import { parseIngestBatch, parseIngestBody } from './parse-ingest-body';
+import { type IngestParseOptions, parseIngestBatch, parseIngestBody } from './parse-ingest-body';
 
 /**
  * The batch with its string dictionaries as strings only: `parseIngestBatch` keeps NDJSON strings as
@@ -18,6 +18,21 @@ function plainBatch(batch: ColumnBatch): ColumnBatch {
 }
 
 const NOW = Date.UTC(2024, 4, 1);
+
+/** `parseIngestBatch` gives the batch of `parseIngestBody`'s events, the same failures, the same error. */
+function expectBatchOfEvents(body: Buffer, options: IngestParseOptions): void {
+  let expected;
+  try {
+    expected = parseIngestBody(body, options);
+  } catch (err) {
+    expect(() => parseIngestBatch(body, options)).toThrow((err as Error).message);
+    return;
+  }
+  const actual = parseIngestBatch(body, options);
+  expect(actual.failures).toEqual(expected.failures);
+  if (expected.events.length === 0) expect(actual.batch).toBeNull();
+  else expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
+}
 const CONTENT_TYPES = [
   undefined,
   '',
@@ -140,19 +155,12 @@ describe('parseIngestBody properties', () => {
         fc.option(fc.constantFrom('ts', 'a.b'), { nil: undefined }),
         fc.option(fc.dictionary(fc.constantFrom('a', 'l.m', 'z'), value, { maxKeys: 2 }), { nil: undefined }),
         (lines, contentType, timestampField, labels) => {
-          const body = Buffer.from(lines.join('\n'));
-          const options = { contentType, timestampField, labels, nowMs: NOW };
-          let expected;
-          try {
-            expected = parseIngestBody(body, options);
-          } catch (err) {
-            expect(() => parseIngestBatch(body, options)).toThrow((err as Error).message);
-            return;
-          }
-          const actual = parseIngestBatch(body, options);
-          expect(actual.failures).toEqual(expected.failures);
-          if (expected.events.length === 0) expect(actual.batch).toBeNull();
-          else expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
+          expectBatchOfEvents(Buffer.from(lines.join('\n')), {
+            contentType,
+            timestampField,
+            labels,
+            nowMs: NOW,
+          });
         },
       ),
       { numRuns: 1000 },
@@ -244,27 +252,9 @@ describe('parseIngestBody properties', () => {
         fc.option(fc.constantFrom('2006-01-02 15:04:05', 'RFC1123'), { nil: undefined }),
         fc.option(fc.constant(['m']), { nil: undefined }),
         (lines, timestampField, timestampFormat, mapFields) => {
-          const body = Buffer.from(lines.join('\n'));
-          const options = {
-            contentType: 'application/x-ndjson',
-            timestampField,
-            timestampFormat,
-            mapFields,
-            nowMs: NOW,
-          };
-          let expected;
-          try {
-            expected = parseIngestBody(body, options);
-          } catch (err) {
-            expect(() => parseIngestBatch(body, options)).toThrow((err as Error).message);
-            return;
-          }
-          const actual = parseIngestBatch(body, options);
-          expect(actual.failures).toEqual(expected.failures);
-          if (expected.events.length === 0) expect(actual.batch).toBeNull();
-          else {
-            expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
-          }
+          const contentType = 'application/x-ndjson';
+          const options = { contentType, timestampField, timestampFormat, mapFields, nowMs: NOW };
+          expectBatchOfEvents(Buffer.from(lines.join('\n')), options);
         },
       ),
       { numRuns: 3000 },
