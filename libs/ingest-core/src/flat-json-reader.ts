@@ -1,5 +1,5 @@
-import { type EventBatchBuilder, type FieldValue, isWellFormed } from '@quarry/contracts';
-import { type NormalizeContext, sanitizeValue } from './normalize-event';
+import { type EventBatchBuilder, type FieldValue, isWellFormed, TIME_FIELD } from '@quarry/contracts';
+import { isReservedName, type NormalizeContext, sanitizeValue } from './normalize-event';
 import { parseCanonicalUtcBytes, parseTimestamp } from './timestamp';
 
 /**
@@ -310,7 +310,7 @@ export class FlatJsonReader {
     let flags = 0;
     if (
       INDEX_LIKE.test(keyText) ||
-      (prefix === '' && RESERVED_NAMES.has(keyText)) ||
+      (prefix === '' && isReservedName(keyText)) || // renamed by the general path
       (depth === 1 && mapFields.has(keyText)) ||
       Buffer.byteLength(name, 'utf8') > limits.maxFieldNameBytes
     ) {
@@ -403,9 +403,6 @@ const PATH_TIMESTAMP = 4;
 const PATH_TIME = 8;
 
 const MAX_PATHS = 4096;
-const TIME_FIELD = '_time';
-/** As `normalize-event`'s: renamed `_user_…` at the top level, which the general path does. */
-const RESERVED_NAMES = new Set(['_sysTime', '_rowID', '_blockInfo', '_cursor', '_source']);
 /** Keys JS objects order before all others (array indices); only digits is a safe superset. */
 const INDEX_LIKE = /^[0-9]+$/;
 const FNV_PRIME = 0x01000193;

@@ -345,8 +345,13 @@ function guardHardDepth(value: unknown, depth: number, limits: IngestLimits): vo
   }
 }
 
+/** A top-level name Axiom reserves for a system field (renamed `_user_<rest>`). */
+export function isReservedName(key: string): boolean {
+  return RESERVED_NAMES.has(key);
+}
+
 function renameReserved(key: string): string {
-  return RESERVED_NAMES.has(key) ? `_user_${key.slice(1)}` : key;
+  return isReservedName(key) ? `_user_${key.slice(1)}` : key;
 }
 
 function timeFailure(name: string, raw: unknown, format: string | undefined): string {
