@@ -37,6 +37,8 @@ module.exports = {
     only('mpl', ['common', 'contracts']),
     only('metrics-store', ['common', 'contracts', 'objstore', 'metastore']),
     only('nest-kit', ['common']),
+    only('gateway', ['common']),
+    only('local-cluster', ['common']),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

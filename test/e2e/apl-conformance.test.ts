@@ -1,30 +1,11 @@
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { aplConformanceSuite, expectCorpusPasses } from '../suites/apl-conformance.suite';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const CORPUS = path.join(__dirname, '..', 'conformance', 'apl');
 
-/**
- * The APL conformance corpus over HTTP, through the corpus's own runner (`run.mjs`, unmodified), exactly as
- * the issue's acceptance check runs it. Every CORE case must pass; other failures must be on the known list
- * (`known-failures.json`, each with a reason), so the list can only shrink.
- */
-describe('APL conformance corpus over HTTP', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  it('passes every CORE case and fails only known COMMON/RARE cases', async () => {
-    await expectCorpusPasses(server, ['--ingest']);
-  });
-});
+aplConformanceSuite(startTestServer);
 
 /**
  * The same corpus with every summarize split across two query worker threads (real threads, partial states
@@ -50,7 +31,7 @@ describe('APL conformance corpus over HTTP, summarizes split across query worker
         headers: { 'Content-Type': 'application/x-ndjson' },
       });
       expect(res.status).toBe(200);
-      if (i + chunk < lines.length) await server.quarry.storage.compactor.flush(); // the last chunk stays in the tail
+      if (i + chunk < lines.length) await server.quarry.storage.compactor!.flush(); // the last chunk stays in the tail
     }
     expect(
       server.quarry.storage.blocks.list(server.quarry.storage.registry.getByName('sample-http-logs')!.id),
@@ -65,31 +46,3 @@ describe('APL conformance corpus over HTTP, summarizes split across query worker
     expect(server.quarry.storage.querySplits).toBeGreaterThan(40);
   });
 });
-
-async function expectCorpusPasses(server: TestServer, extraArgs: string[]): Promise<void> {
-  {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [path.join(CORPUS, 'run.mjs'), '--base', server.url, '--token', server.token, ...extraArgs],
-      { maxBuffer: 10 * 1024 * 1024 },
-    ).catch((err: { stdout?: string; stderr?: string }) => {
-      // run.mjs exits 1 when any case fails; the verdict comes from its output below.
-      if (err.stdout === undefined) throw err;
-      return { stdout: err.stdout };
-    });
-    const failures = [...stdout.matchAll(/^FAIL (\S+) \[(\w+)\] (.*)$/gm)].map((m) => ({
-      id: m[1],
-      tier: m[2],
-      reason: m[3],
-    }));
-    const summary = /^(\d+) passed, (\d+) failed$/m.exec(stdout);
-    expect(summary).not.toBeNull();
-
-    const known: Record<string, string> = JSON.parse(
-      fs.readFileSync(path.join(CORPUS, 'known-failures.json'), 'utf8'),
-    );
-    expect(failures.filter((f) => f.tier === 'core')).toEqual([]);
-    expect(failures.filter((f) => !(f.id in known))).toEqual([]);
-    process.stdout.write(`APL conformance over HTTP: ${summary![0]}\n`);
-  }
-}

@@ -86,7 +86,7 @@ describe('@axiomhq/js management round trip', () => {
       });
       expect(put.status).toBe(200);
       // The field list is the schema of compacted blocks (fields are recorded when the log is compacted).
-      await server.quarry.storage.compactor.flush();
+      await server.quarry.storage.compactor!.flush();
 
       const fields = await axiom.datasets.fields('js-fields');
       expect(fields.map((f) => [f.name, f.type])).toEqual(

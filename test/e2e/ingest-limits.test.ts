@@ -86,7 +86,7 @@ describe('metrics', () => {
       expect(text).toMatch(/^quarry_tail_rows \d+$/m);
       expect(text).toMatch(/^quarry_ready 1$/m);
       // After a compaction the block gauges count the block, and the query above filled the column cache.
-      await server.quarry.storage.compactor.flush();
+      await server.quarry.storage.compactor!.flush();
       await server.request('POST', '/v1/datasets/_apl', { body: { apl: "['m'] | summarize sum(a)" } });
       const after = await (await fetch(`${server.url}/metrics`)).text();
       expect(after).toMatch(/^quarry_blocks 1$/m);

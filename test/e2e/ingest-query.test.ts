@@ -216,7 +216,7 @@ describe('ingest and query over HTTP', () => {
   it('keeps data queryable across compaction and removes it with the dataset', async () => {
     await createDataset('e2e-delete');
     await server.request('POST', '/v1/ingest/e2e-delete', { body: [{ x: 1 }, { x: 2 }] });
-    await server.quarry.storage.compactor.flush();
+    await server.quarry.storage.compactor!.flush();
     expect(server.quarry.storage.tail.rows).toBe(0);
     const compacted = await apl("['e2e-delete'] | summarize s = sum(x)");
     expect(rowsOf(compacted.body.tables[0])).toEqual([{ s: 3 }]);

@@ -51,7 +51,7 @@ if (!url) {
         body: [{ msg: 'a' }, { msg: 'b' }],
       });
       expect(ingest.status).toBe(200);
-      await server.quarry.storage.compactor.flush();
+      await server.quarry.storage.compactor!.flush();
       const role = await (
         await server.request('POST', '/v2/rbac/roles', {
           body: { name: 'pg-readers', orgCapabilities: { datasets: ['read'] } },

@@ -26,7 +26,7 @@ describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, v
     });
     expect(ingest.status).toBe(200);
     // Compacted into blocks, so the tests below (trim) find the events in blocks.
-    await server.quarry.storage.compactor.flush();
+    await server.quarry.storage.compactor!.flush();
   });
   afterAll(async () => {
     await server?.close();
@@ -94,7 +94,7 @@ describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, v
       const ingest = (events: object[]) =>
         server.request('POST', `/v1/datasets/${FRESH}/ingest`, { body: events });
       expect((await ingest([{ latency: 12 }])).status).toBe(200);
-      await storage.compactor.flush();
+      await storage.compactor!.flush();
       const listed = async () => {
         const res = await server.request('GET', `/v2/datasets/${FRESH}/fields`);
         return conforming(res, 'GET /v2/datasets/{dataset_id}/fields');
@@ -123,7 +123,7 @@ describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, v
         expect(put.status).toBe(200);
       });
 
-      await storage.compactor.flush();
+      await storage.compactor!.flush();
       expect(storage.tail.snapshot(datasetId)).toHaveLength(0);
       const compacted = await listed();
       expect(compacted).toContainEqual({
@@ -232,7 +232,7 @@ describe.each(metastoreBackends())('/v2/datasets/{id}/fields, mapfields, trim, v
       await server.request('POST', `/v1/datasets/${DS}/ingest`, {
         body: [{ _time: '2019-06-01T00:00:00Z', duration: 1, service: 'old' }],
       });
-      await server.quarry.storage.compactor.flush();
+      await server.quarry.storage.compactor!.flush();
       const before = await countAll();
       expect(before).toBe(4);
       const blocksBefore = server.quarry.storage.blocks.list(

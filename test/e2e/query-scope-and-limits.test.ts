@@ -82,14 +82,14 @@ describe('query scope, memory limits and block merging over HTTP', () => {
       const events = Array.from({ length: 20 }, (_, i) => ({ n: batch * 20 + i }));
       expected += events.reduce((s, e) => s + e.n, 0);
       await server.request('POST', '/v1/ingest/busy', { body: events });
-      await server.quarry.storage.compactor.flush(); // one block per batch
+      await server.quarry.storage.compactor!.flush(); // one block per batch
     }
     const id = server.quarry.storage.registry.getByName('busy')!.id;
     const sum = async () =>
       rowsOf(check(await (await query("['busy'] | summarize s = sum(n), c = count()")).json()).tables[0]);
     expect(await sum()).toEqual([{ s: expected, c: 200 }]);
     expect(server.quarry.storage.blocks.list(id)).toHaveLength(10);
-    expect(await server.quarry.storage.merger.mergeAll()).toMatchObject({ merged: 1, replaced: 10 });
+    expect(await server.quarry.storage.merger!.mergeAll()).toMatchObject({ merged: 1, replaced: 10 });
     // One block holding all ten compactions' rows, written by the merger (not by a single compaction).
     const [merged] = server.quarry.storage.blocks.list(id);
     expect(server.quarry.storage.blocks.list(id)).toHaveLength(1);

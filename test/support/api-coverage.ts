@@ -40,8 +40,12 @@ export function v2Operations(): string[] {
 /** e2e test file name → its text. */
 export function e2eSources(): Map<string, string> {
   const files = new Map<string, string>();
-  for (const name of fs.readdirSync(E2E_DIR).sort())
-    if (name.endsWith('.test.ts')) files.set(name, fs.readFileSync(path.join(E2E_DIR, name), 'utf8'));
+  // The HTTP suites: test files, and the suites they (and the cluster tests) run against a target.
+  for (const dir of [E2E_DIR, path.join(E2E_DIR, '..', 'suites')]) {
+    for (const name of fs.readdirSync(dir).sort())
+      if (name.endsWith('.test.ts') || name.endsWith('.suite.ts'))
+        files.set(name, fs.readFileSync(path.join(dir, name), 'utf8'));
+  }
   return files;
 }
 

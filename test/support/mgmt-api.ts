@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@quarry/common';
-import type { TestServer } from './test-server';
+import type { TestTarget } from './test-server';
 
 /**
  * Calls management operations by their OpenAPI name (`'GET /v2/dashboards/uid/{uid}'`, the form the
@@ -114,7 +114,7 @@ export interface CallOptions {
 
 /** Sends one operation; a 2xx JSON body must match the documented response schema (or the call throws). */
 export async function call(
-  server: TestServer,
+  server: TestTarget,
   operation: string,
   options: CallOptions = {},
 ): Promise<ApiResponse> {
@@ -153,7 +153,7 @@ export async function call(
 
 /** Creates an API token with exactly these capabilities and returns its secret. */
 export async function tokenWith(
-  server: TestServer,
+  server: TestTarget,
   capabilities: { orgCapabilities?: object; datasetCapabilities?: object },
 ): Promise<string> {
   const res = await call(server, 'POST /v2/tokens', {
@@ -169,14 +169,14 @@ export async function tokenWith(
  * token goes straight into the metastore.
  */
 export async function userWithPat(
-  server: TestServer,
+  server: TestTarget,
   role: 'admin' | 'user' | 'read-only' | 'none' = 'user',
 ): Promise<{ userId: string; pat: string }> {
   const email = `person-${randomUUID()}@example.test`;
   const created = await call(server, 'POST /v2/users', { body: { name: email, email, role } });
   if (created.status !== 200) throw new Error(`user create failed: ${created.status}`);
   const pat = `xapt-${randomUUID()}`;
-  await server.quarry.storage.metastore.tokens.create({
+  await server.metastore.tokens.create({
     kind: 'personal',
     name: 'pat',
     secretHash: sha256Hex(pat),

@@ -1,4 +1,4 @@
-import type { TestServer } from './test-server';
+import type { TestTarget } from './test-server';
 
 /** One gauge point: a time in milliseconds, a value and string tags. */
 export interface GaugePoint {
@@ -12,7 +12,7 @@ export interface GaugePoint {
  * need a few points in place (metrics info, authorization) rather than to test the exporter itself.
  */
 export async function exportGauge(
-  server: TestServer,
+  server: TestTarget,
   dataset: string,
   metric: { name: string; unit?: string },
   points: GaugePoint[],

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Metastore } from '@quarry/metastore';
 import { loadConfig, startQuarry, type QuarryApp } from '@quarry/server';
 
 export const TEST_TOKEN = 'xaat-00000000-test-0000-0000-000000000001';
@@ -13,20 +14,43 @@ export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
 /** `fetch` typed for tests that read JSON bodies. */
 export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> => fetch(url, init);
 
-export interface TestServer {
+/**
+ * What a suite may rely on of the server it runs against, in either shape: the standalone server in
+ * this process, or a whole cluster behind its gateway (`cluster-target.ts`). Suites written against this
+ * interface run unchanged on both.
+ */
+export interface TestTarget {
+  kind: 'standalone' | 'cluster';
   url: string;
   token: string;
   pat: string;
   orgId: string;
+  /** The owner user (the bootstrap tokens' user). */
+  userId: string;
   dataDir: string;
-  quarry: QuarryApp;
+  /** The metastore the server uses (the cluster's PostgreSQL, for the cluster). */
+  metastore: Metastore;
   /** fetch against the server with the admin API token unless headers say otherwise. */
   request(
     method: string,
     pathAndQuery: string,
     init?: { body?: unknown; headers?: Record<string, string> },
   ): Promise<JsonResponse>;
+  /** Resolves once every event and metric point acknowledged so far is compacted into blocks. */
+  compact(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * How a suite gets its target: starts one (the standalone server, with `env` on top of the test
+ * defaults) or hands over a shared cluster (whose `close` then does nothing; env cannot change it).
+ */
+export type TargetOpener = (env?: Record<string, string>) => Promise<TestTarget>;
+
+/** The standalone server, in this process: suites may also reach into its internals. */
+export interface TestServer extends TestTarget {
+  kind: 'standalone';
+  quarry: QuarryApp;
 }
 
 /** Starts the standalone server in this process on a random port with real embedded storage in a temp dir. */
@@ -47,32 +71,41 @@ export async function startTestServer(
   });
   const quarry = await startQuarry(config);
   const server: TestServer = {
+    kind: 'standalone',
     url: quarry.url,
     token: TEST_TOKEN,
     pat: TEST_PAT,
     orgId: quarry.identity.orgId,
+    userId: quarry.identity.userId,
     dataDir: dir,
     quarry,
-    request(method, pathAndQuery, init = {}) {
-      const headers: Record<string, string> = {
-        Authorization: `Bearer ${TEST_TOKEN}`,
-        ...(init.headers ?? {}),
-      };
-      let body: string | Uint8Array | undefined;
-      if (init.body instanceof Uint8Array || typeof init.body === 'string')
-        body = init.body as string | Uint8Array;
-      else if (init.body !== undefined) {
-        body = JSON.stringify(init.body);
-        headers['Content-Type'] ??= 'application/json';
-      }
-      return fetch(`${quarry.url}${pathAndQuery}`, { method, headers, body });
+    metastore: quarry.storage.metastore,
+    async compact() {
+      await quarry.storage.compactor!.flush();
+      await quarry.storage.metrics.flush();
     },
+    request: requestWith(quarry.url, TEST_TOKEN),
     async close() {
       await quarry.close();
       if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
   return server;
+}
+
+/** `TestTarget.request` against `baseUrl`: the admin token unless headers say otherwise, JSON bodies encoded. */
+export function requestWith(baseUrl: string, token: string): TestTarget['request'] {
+  return (method, pathAndQuery, init = {}) => {
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) };
+    let body: string | Uint8Array | undefined;
+    if (init.body instanceof Uint8Array || typeof init.body === 'string')
+      body = init.body as string | Uint8Array;
+    else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    return fetch(`${baseUrl}${pathAndQuery}`, { method, headers, body });
+  };
 }
 
 /** Converts a tabular table to row objects (like the JS client's `events()`). */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
-import { configHelp, loadConfig, startQuarry, type QuarryConfig } from '@quarry/server';
+import { closeOnSignals, configHelp, loadConfig, startQuarry, type QuarryConfig } from '@quarry/server';
 
 /** The standalone server: one process, every role, embedded storage under QUARRY_DATA_DIR. */
 async function main(): Promise<void> {
@@ -42,22 +42,7 @@ async function main(): Promise<void> {
   );
   process.stdout.write(lines.join('\n') + '\n');
 
-  const logger = new Logger('standalone');
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal}: shutting down`);
-    quarry.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error(`shutdown failed: ${(err as Error).stack ?? err}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  closeOnSignals(new Logger('standalone'), () => quarry.close());
 }
 
 main().catch((err) => {

@@ -6,9 +6,16 @@ import { CrashFileIO } from './crash-file-io.fake';
 import { FaultFileIO } from './fault-file-io.fake';
 import { FileSegmentLog, segmentFileName } from './file-segment-log.adapter';
 import { NodeFileIO, type FileIO } from './file-io';
-import { ingestLogContract, type IngestLogHarness } from './ingest-log.contract';
+import { ingestLogContract, type IngestLogHarness, type IngestLogTraits } from './ingest-log.contract';
 
 const SEGMENT_BYTES = 4096;
+const FILE_LOG_TRAITS: IngestLogTraits = {
+  diskFaults: true,
+  persistent: true,
+  tornTails: true,
+  truncationDeletes: true,
+  localStorageStats: true,
+};
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 async function harness(
@@ -37,22 +44,30 @@ async function harness(
   return h;
 }
 
-ingestLogContract('FileSegmentLog on node:fs', async () => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quarry-log-'));
-  const h = await harness(dir, new NodeFileIO(), (file, data) => fs.appendFile(file, data));
-  // Mutate rather than spread: reopen/tearTail close whatever `h.log` the contract last stored.
-  h.cleanup = () => fs.rm(dir, { recursive: true, force: true });
-  return h;
-});
+ingestLogContract(
+  'FileSegmentLog on node:fs',
+  async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quarry-log-'));
+    const h = await harness(dir, new NodeFileIO(), (file, data) => fs.appendFile(file, data));
+    // Mutate rather than spread: reopen/tearTail close whatever `h.log` the contract last stored.
+    h.cleanup = () => fs.rm(dir, { recursive: true, force: true });
+    return h;
+  },
+  FILE_LOG_TRAITS,
+);
 
-ingestLogContract('FileSegmentLog on CrashFileIO', async () => {
-  const crashFs = new CrashFileIO();
-  return harness('/log', crashFs, async (file, data) => {
-    const handle = await crashFs.open(file, false);
-    await handle.write(data, await handle.size());
-    await handle.close();
-  });
-});
+ingestLogContract(
+  'FileSegmentLog on CrashFileIO',
+  async () => {
+    const crashFs = new CrashFileIO();
+    return harness('/log', crashFs, async (file, data) => {
+      const handle = await crashFs.open(file, false);
+      await handle.write(data, await handle.size());
+      await handle.close();
+    });
+  },
+  FILE_LOG_TRAITS,
+);
 
 describe('FileSegmentLog', () => {
   let dir: string;

@@ -1,4 +1,4 @@
-import { invalid } from '@quarry/common';
+import { conflict, invalid } from '@quarry/common';
 import type { BlockRecord } from '@quarry/contracts';
 import type { SqlDatabase } from './sql-database.port';
 import { isoOf, isoParam, numberOf } from './sql-values';
@@ -10,6 +10,14 @@ import { isoOf, isoParam, numberOf } from './sql-values';
 export interface OffsetCommit {
   partition: number;
   offset: number;
+  /**
+   * Compare-and-set: the committed offset this commit expects to find (where the caller started
+   * reading). When the partition's committed offset is anything else — another compactor got there first
+   * after a rebalance — the whole transaction is rolled back with QuarryError `conflict`
+   * (`log_offset_moved`), so two compactors can never both register a range. Absent: the offset only
+   * moves forward (GREATEST), for callers that own the partition alone.
+   */
+  expectedOffset?: number;
 }
 
 export interface RegisterBlocksResult {
@@ -124,6 +132,48 @@ export class BlockRepository {
     return rows.length > 0 ? numberOf(rows[0].committed_offset) : 0;
   }
 
+  /** How often the `log` ('events' or 'metrics') started over from offset 0 (see `blockIdFor`). */
+  async logEpoch(log: 'events' | 'metrics'): Promise<number> {
+    const rows = await this.db.query<{ epoch: unknown }>('SELECT epoch FROM log_epochs WHERE log = $1', [
+      log,
+    ]);
+    return rows.length > 0 ? numberOf(rows[0].epoch) : 0;
+  }
+
+  /** The committed offset of every partition that has one. */
+  async committedOffsets(): Promise<Map<number, number>> {
+    const rows = await this.db.query<{ partition: unknown; committed_offset: unknown }>(
+      'SELECT partition, committed_offset FROM log_offsets',
+    );
+    return new Map(rows.map((r) => [numberOf(r.partition), numberOf(r.committed_offset)]));
+  }
+
+  /** Per dataset: the version of its block list (moved by every insert or delete of its blocks). */
+  async blockVersions(): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ dataset_id: string; version: unknown }>(
+      'SELECT dataset_id, version FROM block_versions',
+    );
+    return new Map(rows.map((r) => [r.dataset_id, numberOf(r.version)]));
+  }
+
+  /** The blocks of several datasets (for a catalog refresh), grouped by dataset and ordered like `listBlocks`. */
+  async listBlocksOf(datasetIds: readonly string[]): Promise<Map<string, BlockRecord[]>> {
+    const out = new Map<string, BlockRecord[]>(datasetIds.map((id) => [id, []]));
+    if (datasetIds.length === 0) return out;
+    const rows = await this.db.query<BlockRow>(
+      `SELECT ${COLUMNS} FROM blocks WHERE dataset_id = ANY($1::text[]) ORDER BY min_time, id`,
+      [[...datasetIds]],
+    );
+    for (const row of rows) out.get(row.dataset_id)?.push(toBlock(row));
+    return out;
+  }
+
+  /** Every registered block object key (the orphan sweep's reference set). */
+  async objectKeys(): Promise<Set<string>> {
+    const rows = await this.db.query<{ object_key: string }>('SELECT object_key FROM blocks');
+    return new Set(rows.map((r) => r.object_key));
+  }
+
   async getBlock(id: string): Promise<BlockRecord | null> {
     const rows = await this.db.query<BlockRow>(`SELECT ${COLUMNS} FROM blocks WHERE id = $1`, [id]);
     return rows.length > 0 ? toBlock(rows[0]) : null;
@@ -148,19 +198,33 @@ export class BlockRepository {
    * transaction, so a query sees either the inputs or the merged block, never both or neither. Returns
    * the removed rows; the caller deletes their objects later (queries in flight may still read them).
    */
-  async swapBlocks(removedIds: readonly string[], added: readonly BlockRecord[]): Promise<BlockRecord[]> {
+  async swapBlocks(
+    removedIds: readonly string[],
+    added: readonly BlockRecord[],
+    options: { requireAll?: boolean } = {},
+  ): Promise<BlockRecord[]> {
     return this.db.transaction(async (tx) => {
       if (added.length > 0) {
-        await tx.query(
-          INSERT_BLOCKS_SQL,
+        const inserted = await tx.query(
+          `${INSERT_BLOCKS_SQL} RETURNING id`,
           INSERT_COLUMNS.map(([, , get]) => added.map(get)),
         );
+        if (options.requireAll && inserted.length !== added.length) {
+          throw conflict('a block with the merged id is already registered', { code: 'blocks_changed' });
+        }
       }
       if (removedIds.length === 0) return [];
       const rows = await tx.query<BlockRow>(
         `DELETE FROM blocks WHERE id = ANY($1::text[]) RETURNING ${COLUMNS}`,
         [[...removedIds]],
       );
+      // A merge must replace every input or nothing: with several processes (a trim, a dataset delete or
+      // another merger) an input may be gone, and inserting the merged block then would duplicate rows.
+      if (options.requireAll && rows.length !== new Set(removedIds).size) {
+        throw conflict(`${removedIds.length - rows.length} of the blocks to replace are gone`, {
+          code: 'blocks_changed',
+        });
+      }
       return rows.map(toBlock).sort(byMinTime);
     });
   }
@@ -176,6 +240,7 @@ export class BlockRepository {
 }
 
 async function commitOffset(db: SqlDatabase, commit: OffsetCommit): Promise<number> {
+  if (commit.expectedOffset !== undefined) return compareAndSetOffset(db, commit, commit.expectedOffset);
   // GREATEST: a replay (or a late, slower committer) never moves the offset backwards.
   const rows = await db.query<{ committed_offset: unknown }>(
     `INSERT INTO log_offsets (partition, committed_offset) VALUES ($1, $2)
@@ -186,12 +251,47 @@ async function commitOffset(db: SqlDatabase, commit: OffsetCommit): Promise<numb
   return numberOf(rows[0].committed_offset);
 }
 
+async function compareAndSetOffset(db: SqlDatabase, commit: OffsetCommit, expected: number): Promise<number> {
+  // Insert-if-absent covers a partition nobody committed yet (expected 0); then the update succeeds only
+  // from the expected value. Both run in the caller's transaction, so a conflict rolls back its blocks.
+  if (expected === 0) {
+    await db.query(
+      'INSERT INTO log_offsets (partition, committed_offset) VALUES ($1, 0) ON CONFLICT (partition) DO NOTHING',
+      [commit.partition],
+    );
+  }
+  const rows = await db.query<{ committed_offset: unknown }>(
+    `UPDATE log_offsets SET committed_offset = $2 WHERE partition = $1 AND committed_offset = $3
+     RETURNING committed_offset`,
+    [commit.partition, commit.offset, expected],
+  );
+  if (rows.length === 1) return numberOf(rows[0].committed_offset);
+  const current = await db.query<{ committed_offset: unknown }>(
+    'SELECT committed_offset FROM log_offsets WHERE partition = $1',
+    [commit.partition],
+  );
+  const committed = current.length > 0 ? numberOf(current[0].committed_offset) : 0;
+  throw conflict(
+    `log partition ${commit.partition} is committed through ${committed}, not ${expected}: another compactor took it over`,
+    { code: 'log_offset_moved', details: { partition: commit.partition, committed, expected } },
+  );
+}
+
 function checkCommit(commit: OffsetCommit): void {
   if (!Number.isSafeInteger(commit.partition) || commit.partition < 0) {
     throw invalid(`invalid log partition ${commit.partition}`, { code: 'offset_commit_invalid' });
   }
   if (!Number.isSafeInteger(commit.offset) || commit.offset < 0) {
     throw invalid(`invalid log offset ${commit.offset}`, { code: 'offset_commit_invalid' });
+  }
+  const expected = commit.expectedOffset;
+  if (
+    expected !== undefined &&
+    (!Number.isSafeInteger(expected) || expected < 0 || expected > commit.offset)
+  ) {
+    throw invalid(`invalid expected log offset ${expected} for a commit of ${commit.offset}`, {
+      code: 'offset_commit_invalid',
+    });
   }
 }
 

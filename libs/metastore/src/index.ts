@@ -11,6 +11,7 @@ export * from './role.repository';
 export * from './group.repository';
 export * from './dataset.repository';
 export * from './block.repository';
+export * from './cluster.repository';
 export * from './metric-series.repository';
 export * from './resource.repository';
 export * from './metastore';

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '@quarry/common';
 import { BlockRepository } from './block.repository';
+import { ClusterRepository } from './cluster.repository';
 import { DatasetRepository } from './dataset.repository';
 import { GroupRepository } from './group.repository';
 import { migrate } from './migrate';
@@ -30,6 +31,8 @@ export class Metastore {
   readonly metricSeries: MetricSeriesRepository;
   /** Dashboards, views, virtual fields, starred queries, annotations, monitors, notifiers. */
   readonly resources: ResourceRepository;
+  /** Version counters and leases shared by the processes of a cluster. */
+  readonly cluster: ClusterRepository;
 
   private constructor(
     readonly db: SqlDatabase,
@@ -44,6 +47,7 @@ export class Metastore {
     this.blocks = new BlockRepository(db);
     this.metricSeries = new MetricSeriesRepository(db);
     this.resources = new ResourceRepository(db, clock);
+    this.cluster = new ClusterRepository(db);
   }
 
   /** Opens the embedded PGlite database (`null` = in memory, else a data directory) and migrates it. */
@@ -72,6 +76,18 @@ export class Metastore {
    */
   transaction<T>(fn: (tx: Metastore) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => fn(new Metastore(tx, this.clock)));
+  }
+
+  /**
+   * Runs `fn` in one read-only REPEATABLE READ transaction: every read inside sees the same committed
+   * state, so version counters, offsets and the rows they describe agree (the catalog refresh of a
+   * cluster node depends on that).
+   */
+  snapshot<T>(fn: (tx: Metastore) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      return fn(new Metastore(tx, this.clock));
+    });
   }
 
   close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { invalid } from '@quarry/common';
+import { conflict, invalid } from '@quarry/common';
 import type { SqlDatabase } from './sql-database.port';
 import { isoOf, isoParam, jsonOf, numberOf } from './sql-values';
 
@@ -45,6 +45,12 @@ export interface MetricsCommit {
   blocks: readonly MetricBlockRecord[];
   /** The next metrics-log offset to compact (never moves backwards). */
   nextOffset: number;
+  /**
+   * Compare-and-set, as `OffsetCommit.expectedOffset` for events: the committed offset the step started
+   * from. Another value in the table rolls the whole step back with QuarryError `conflict`
+   * (`log_offset_moved`). Absent: the offset only moves forward.
+   */
+  expectedOffset?: number;
 }
 
 export interface MetricsCatalogSnapshot {
@@ -122,11 +128,29 @@ export class MetricSeriesRepository {
           BLOCKS_SQL,
           BLOCK_COLUMNS.map(([, , get]) => blocks.map(get)),
         );
+      if (commit.expectedOffset === undefined) {
+        await tx.query(
+          `INSERT INTO metric_log_offsets (partition, committed_offset) VALUES ($1, $2)
+           ON CONFLICT (partition) DO UPDATE SET committed_offset = GREATEST(metric_log_offsets.committed_offset, EXCLUDED.committed_offset)`,
+          [PARTITION, commit.nextOffset],
+        );
+        return;
+      }
       await tx.query(
-        `INSERT INTO metric_log_offsets (partition, committed_offset) VALUES ($1, $2)
-         ON CONFLICT (partition) DO UPDATE SET committed_offset = GREATEST(metric_log_offsets.committed_offset, EXCLUDED.committed_offset)`,
-        [PARTITION, commit.nextOffset],
+        'INSERT INTO metric_log_offsets (partition, committed_offset) VALUES ($1, 0) ON CONFLICT (partition) DO NOTHING',
+        [PARTITION],
       );
+      const moved = await tx.query(
+        `UPDATE metric_log_offsets SET committed_offset = $2 WHERE partition = $1 AND committed_offset = $3
+         RETURNING committed_offset`,
+        [PARTITION, commit.nextOffset, commit.expectedOffset],
+      );
+      if (moved.length === 0) {
+        throw conflict(
+          `the metrics log is no longer committed through ${commit.expectedOffset}: another compactor took it over`,
+          { code: 'log_offset_moved' },
+        );
+      }
     });
   }
 
@@ -174,7 +198,11 @@ export class MetricSeriesRepository {
    * Replaces blocks by one merged block in one transaction, so a reader of the catalog sees either the
    * inputs or the merged block. Returns how many of `removedIds` were still registered.
    */
-  async replaceBlocks(removedIds: readonly string[], merged: MetricBlockRecord): Promise<number> {
+  async replaceBlocks(
+    removedIds: readonly string[],
+    merged: MetricBlockRecord,
+    options: { requireAll?: boolean } = {},
+  ): Promise<number> {
     return this.db.transaction(async (tx) => {
       await tx.query(
         BLOCKS_SQL,
@@ -184,8 +212,40 @@ export class MetricSeriesRepository {
         'DELETE FROM metric_blocks WHERE id = ANY($1::text[]) RETURNING id',
         [[...removedIds]],
       );
+      // Several processes: an input merged or deleted meanwhile must cancel the merge (no double points).
+      if (options.requireAll && rows.length !== new Set(removedIds).size) {
+        throw conflict(`${removedIds.length - rows.length} of the metric blocks to replace are gone`, {
+          code: 'blocks_changed',
+        });
+      }
       return rows.length;
     });
+  }
+
+  /** Per dataset: the version of its metric block list (moved by every insert or delete). */
+  async blockVersions(): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ dataset_id: string; version: unknown }>(
+      'SELECT dataset_id, version FROM metric_block_versions',
+    );
+    return new Map(rows.map((r) => [r.dataset_id, numberOf(r.version)]));
+  }
+
+  /** The point blocks of several datasets, in log order (for a catalog refresh). */
+  async listBlocksOf(datasetIds: readonly string[]): Promise<Map<string, MetricBlockRecord[]>> {
+    const out = new Map<string, MetricBlockRecord[]>(datasetIds.map((id) => [id, []]));
+    if (datasetIds.length === 0) return out;
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT ${BLOCK_SELECT} FROM metric_blocks WHERE dataset_id = ANY($1::text[]) ORDER BY first_offset, id`,
+      [[...datasetIds]],
+    );
+    for (const row of rows) out.get(String(row.dataset_id))?.push(toBlock(row));
+    return out;
+  }
+
+  /** Every registered point-block object key (the orphan sweep's reference set). */
+  async objectKeys(): Promise<Set<string>> {
+    const rows = await this.db.query<{ object_key: string }>('SELECT object_key FROM metric_blocks');
+    return new Set(rows.map((r) => r.object_key));
   }
 
   /** Deletes every catalog row of a dataset; returns its blocks so the caller deletes their objects. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ByteLru, invalid } from '@quarry/common';
+import { ByteLru, invalid, isQuarryError } from '@quarry/common';
 import type {
   MetricSelection,
   MetricSeries,
@@ -37,6 +37,12 @@ export interface MetricsStoreOptions {
   blockCacheBytes?: number;
   /** Blocks never span a multiple of this many seconds, so a query reads only buckets it overlaps. */
   bucketSeconds?: number;
+  /**
+   * Embedded shape (default): compactions and merges update this process's block lists and tail at once.
+   * Cluster: the catalog refresh applies what the metastore says (`setBlocks`, `dropThrough`), so a
+   * compactor never changes in-memory state that a query node's refresh owns.
+   */
+  applyLocally?: boolean;
 }
 
 /** A metrics-log record handed to the compactor. */
@@ -50,7 +56,12 @@ export interface MetricsCompaction {
   points: number;
 }
 
-const DEFAULTS = { maxPointsPerQuery: 20_000_000, blockCacheBytes: 64 * 1024 * 1024, bucketSeconds: 3600 };
+const DEFAULTS = {
+  maxPointsPerQuery: 20_000_000,
+  blockCacheBytes: 64 * 1024 * 1024,
+  bucketSeconds: 3600,
+  applyLocally: true,
+};
 
 /** Blocks of one (dataset, metric, bucket) merged at once while the bucket is still being written. */
 const MERGE_OPEN_BUCKET_AT = 16;
@@ -78,6 +89,10 @@ export class MetricsStore {
   private retired: { objectKey: string; at: number }[] = [];
   private readonly options: typeof DEFAULTS;
   private blockCount = 0;
+  /** The committed metrics-log offset of the snapshot `open` loaded. */
+  loadedOffset = 0;
+  /** How often the metrics log started over (block ids carry it; see `blockIdFor` in contracts). */
+  logEpoch = 0;
 
   private constructor(
     private readonly metastore: Metastore,
@@ -95,7 +110,13 @@ export class MetricsStore {
     options: MetricsStoreOptions = {},
   ): Promise<MetricsStore> {
     const store = new MetricsStore(metastore, objects, options);
-    const snapshot = await metastore.metricSeries.load();
+    // Catalog, blocks and offset from one snapshot: a reader that follows the log from `loadedOffset`
+    // sees every series the catalog lacks.
+    const { snapshot, offset } = await metastore.snapshot(async (tx) => ({
+      snapshot: await tx.metricSeries.load(),
+      offset: await tx.metricSeries.committedOffset(),
+    }));
+    store.loadedOffset = offset;
     const metaOf = new Map(snapshot.metadata.map((m) => [`${m.datasetId}\0${m.metric}`, toMeta(m)]));
     for (const s of snapshot.series) {
       const meta = metaOf.get(`${s.datasetId}\0${s.metric}`) ?? UNKNOWN_META;
@@ -143,6 +164,8 @@ export class MetricsStore {
   async compact(
     entries: readonly MetricsLogEntry[],
     isLive: (datasetId: string) => boolean,
+    /** Compare-and-set: the committed offset the caller read from (see `MetricsCommit.expectedOffset`). */
+    expectedOffset?: number,
   ): Promise<MetricsCompaction> {
     if (entries.length === 0) return { blocks: 0, points: 0 };
     const firstOffset = entries[0].offset;
@@ -201,7 +224,8 @@ export class MetricsStore {
     for (const group of groups.values()) {
       const series = [...group.pieces.values()].map(mergePieces);
       const bytes = encodePointBlock(group.metric, series);
-      const id = `${group.datasetId}.${metricHashOf(group.metric)}.${group.bucket}.${firstOffset}-${lastOffset}`;
+      const epoch = this.logEpoch > 0 ? `.e${this.logEpoch}` : '';
+      const id = `${group.datasetId}.${metricHashOf(group.metric)}.${group.bucket}${epoch}.${firstOffset}-${lastOffset}`;
       const objectKey = `metrics/${group.datasetId}/${id}.qmb`;
       await this.objects.put(objectKey, bytes);
       const pointCount = series.reduce((n, s) => n + s.times.length, 0);
@@ -225,10 +249,13 @@ export class MetricsStore {
       metadata: [...metaRows.values()],
       blocks,
       nextOffset: lastOffset + 1,
+      expectedOffset,
     });
-    // Synchronous from here: a query snapshots blocks and tail together, so it sees each point once.
-    this.addBlocks(blocks.filter((b) => isLive(b.datasetId)));
-    this.tail.dropThrough(lastOffset);
+    if (this.options.applyLocally) {
+      // Synchronous from here: a query snapshots blocks and tail together, so it sees each point once.
+      this.addBlocks(blocks.filter((b) => isLive(b.datasetId)));
+      this.tail.dropThrough(lastOffset);
+    }
     return { blocks: blocks.length, points };
   }
 
@@ -261,9 +288,18 @@ export class MetricsStore {
       }
     }
     const chosen = groups.slice(0, MAX_MERGES_PER_ROUND);
-    for (const group of chosen)
-      await this.mergeGroup(group.datasetId, group.metric, group.bucket, group.blocks, nowSec);
-    return chosen.length;
+    let merged = 0;
+    for (const group of chosen) {
+      try {
+        await this.mergeGroup(group.datasetId, group.metric, group.bucket, group.blocks, nowSec);
+        merged++;
+      } catch (err) {
+        // Another process changed the inputs (cluster): the next round sees the new list.
+        if (isQuarryError(err) && err.code === 'blocks_changed') continue;
+        throw err;
+      }
+    }
+    return merged;
   }
 
   private async mergeGroup(
@@ -308,7 +344,10 @@ export class MetricsStore {
     await this.metastore.metricSeries.replaceBlocks(
       inputs.map((b) => b.id),
       merged,
+      { requireAll: !this.options.applyLocally },
     );
+    for (const block of inputs) this.retired.push({ objectKey: block.objectKey, at: nowSec });
+    if (!this.options.applyLocally) return;
     // Synchronous from here (see compact).
     const removed = new Set(inputs.map((b) => b.id));
     const list = (this.blocks.get(datasetId)?.get(metric) ?? []).filter((b) => !removed.has(b.id));
@@ -318,7 +357,6 @@ export class MetricsStore {
     for (const block of inputs) {
       this.blockIds.delete(block.id);
       this.cache.delete(indexKey(block.objectKey)); // its series entries age out
-      this.retired.push({ objectKey: block.objectKey, at: nowSec });
     }
     this.blockIds.add(merged.id);
     this.blockCount += 1 - inputs.length;
@@ -329,6 +367,44 @@ export class MetricsStore {
     if (due.length === 0) return;
     this.retired = this.retired.filter((r) => r.at + RETIRE_GRACE_SECONDS > nowSec);
     for (const r of due) await this.objects.delete(r.objectKey);
+  }
+
+  /**
+   * Cluster catalog refresh: the dataset's registered blocks as the metastore lists them now (log order).
+   * Replaces the in-memory list in one synchronous step.
+   */
+  setBlocks(datasetId: string, blocks: readonly MetricBlockRecord[]): void {
+    const known = this.blocks.get(datasetId);
+    const kept = new Set(blocks.map((b) => b.id));
+    if (known) {
+      for (const list of known.values()) {
+        for (const block of list) {
+          if (kept.has(block.id)) continue;
+          this.blockIds.delete(block.id);
+          this.cache.delete(indexKey(block.objectKey));
+          this.blockCount--;
+        }
+      }
+    }
+    const byMetric = new Map<string, MetricBlockRecord[]>();
+    for (const block of blocks) {
+      if (!this.blockIds.has(block.id)) {
+        this.blockIds.add(block.id);
+        this.blockCount++;
+      }
+      const list = byMetric.get(block.metric) ?? [];
+      list.push(block);
+      byMetric.set(block.metric, list);
+    }
+    if (byMetric.size === 0) this.blocks.delete(datasetId);
+    else this.blocks.set(datasetId, byMetric);
+  }
+
+  /** Cluster catalog refresh: forgets a dataset deleted by another process (memory only). */
+  forgetDataset(datasetId: string): void {
+    this.setBlocks(datasetId, []);
+    this.catalog.dropDataset(datasetId);
+    this.tail.dropDataset(datasetId);
   }
 
   /** Forgets a dataset: catalog, tail, blocks (rows and objects). */

@@ -48,7 +48,13 @@ export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
   const logger = new QuarryLogger(levelsFrom(config.logLevel));
   Logger.overrideLogger(logger);
   const storage = await StorageRuntime.open(config);
-  const identity = await bootstrapIdentity(storage.metastore, config);
+  let identity: BootstrapResult;
+  try {
+    identity = await identityFor(storage, config);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   // The raw-body parser must be in place before Nest registers routes: Fastify copies parsers into each
   // encapsulation context when it is created, so a parser added later never reaches the routes.
   const instance = fastify({ bodyLimit: config.maxBodyBytes, routerOptions: { maxParamLength: 1024 } });
@@ -80,6 +86,27 @@ export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
       await storage.close();
     },
   };
+}
+
+/** Arbitrary constant: serializes the bootstrap of management nodes sharing one PostgreSQL server. */
+const BOOTSTRAP_LOCK_KEY = 7_311_043;
+
+/**
+ * The standalone server and management nodes bootstrap the organization and the first tokens (in one
+ * transaction under an advisory lock, so two management replicas starting together create them once);
+ * the other roles of a cluster only read who the organization is.
+ */
+async function identityFor(storage: StorageRuntime, config: QuarryConfig): Promise<BootstrapResult> {
+  if (config.shape === 'embedded') return bootstrapIdentity(storage.metastore, config);
+  if (config.roles.includes('management')) {
+    return storage.metastore.transaction(async (tx) => {
+      await tx.db.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
+      return bootstrapIdentity(tx, config);
+    });
+  }
+  const org = await storage.metastore.orgs.get();
+  const owner = (await storage.metastore.users.list()).find((u) => u.role === 'owner');
+  return { orgId: org?.id ?? '', userId: owner?.id ?? '' };
 }
 
 function levelsFrom(level: QuarryConfig['logLevel']) {

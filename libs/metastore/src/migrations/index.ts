@@ -3,8 +3,15 @@ import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-rbac';
 import { migration0003 } from './0003-resources';
 import { migration0004 } from './0004-metrics';
+import { migration0005 } from './0005-cluster';
 
 export type { Migration } from './migration';
 
 /** Every migration, in the order they are applied. Append new ones; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+];

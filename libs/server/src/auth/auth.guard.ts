@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, internal } from '@quarry/common';
@@ -6,6 +6,8 @@ import { ACCESS_RULE, AccessRule } from './access.decorator';
 import { AuthService } from './auth.service';
 import { hasDatasetCapability, hasOrgCapability } from './capabilities';
 import type { Principal } from './principal';
+import type { StorageRuntime } from '../storage/storage-runtime';
+import { STORAGE_RUNTIME } from '../storage/tokens';
 
 const PRINCIPAL = Symbol('quarry.principal');
 
@@ -19,10 +21,21 @@ export function principalOf(request: FastifyRequest): Principal {
 /** Authenticates every request and checks the route's declared capability. */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /**
+   * Cluster management and query nodes answer from a copy of the catalog; each request refreshes it
+   * first (one metastore round trip), so a dataset created, changed or deleted through another node is
+   * seen at once. Ingest nodes refresh only when a request names a dataset they do not know.
+   */
+  private readonly refreshCatalog: boolean;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
-  ) {}
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+  ) {
+    this.refreshCatalog =
+      storage.shape === 'cluster' && storage.config.roles.some((r) => r === 'management' || r === 'query');
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
@@ -56,6 +69,7 @@ export class AuthGuard implements CanActivate {
       }
     }
     (request as unknown as { [PRINCIPAL]?: Principal })[PRINCIPAL] = principal;
+    if (this.refreshCatalog) await this.storage.syncCatalog();
     return true;
   }
 }

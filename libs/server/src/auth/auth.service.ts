@@ -6,13 +6,14 @@ import type { AccessRule } from './access.decorator';
 import type { Principal } from './principal';
 import { builtInRoleCapabilities, roleCapabilities, unionCapabilities } from './role-capabilities';
 
-const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 
 /**
  * Resolves bearer tokens to principals. Secrets are looked up by their SHA-256 (never stored in clear);
- * resolved principals are cached briefly so ingest does not hit the metastore per request, and the cache
- * is cleared whenever a token changes.
+ * resolved principals are cached for QUARRY_AUTH_CACHE_MS so ingest does not hit the metastore per
+ * request. This process clears its cache whenever it changes a token; other processes of a cluster see
+ * the change when their cached entry expires, so a deleted token stops working everywhere within that
+ * bound (3 s by default).
  */
 @Injectable()
 export class AuthService {
@@ -92,7 +93,7 @@ export class AuthService {
       if (tokenExpiresAtMs > now) principal = await this.principalOf(token);
     }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(hash, { principal, expiresAtMs: now + CACHE_TTL_MS, tokenExpiresAtMs });
+    this.cache.set(hash, { principal, expiresAtMs: now + this.storage.config.authCacheMs, tokenExpiresAtMs });
     return principal;
   }
 

@@ -17,6 +17,10 @@ function defaultColumnCacheBytes(): number {
   return Math.min(4096 * MiB, Math.max(256 * MiB, Math.floor(os.totalmem() / 4)));
 }
 
+const booleanVar = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
 const int = (min: number, max: number) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be >= ${min}`).max(max, `must be <= ${max}`);
 
@@ -156,6 +160,143 @@ export const CONFIG_VARIABLES = {
     default: '20000000',
     help: 'Grid slots (series x windows) one MPL stage may hold; more fails the query with 400 (bounds query memory).',
   },
+  QUARRY_KAFKA_BROKERS: {
+    schema: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z
+          .array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'each broker must be host:port'))
+          .min(1, 'name at least one broker'),
+      )
+      .optional(),
+    default: undefined,
+    help: 'Kafka bootstrap brokers (host:port,...). Set, with QUARRY_S3_BUCKET and QUARRY_METASTORE_URL, for the cluster shape: the ingest log is then a Kafka topic.',
+  },
+  QUARRY_KAFKA_TOPIC: {
+    schema: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name'),
+    default: 'quarry-ingest',
+    help: 'Topic of the events ingest log (created by the operator beforehand, with as many partitions as compactors should share).',
+  },
+  QUARRY_KAFKA_METRICS_TOPIC: {
+    schema: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name'),
+    default: 'quarry-metrics',
+    help: 'Topic of the metrics ingest log; only its partition 0 is used (points keep one order).',
+  },
+  QUARRY_KAFKA_CLIENT_ID: {
+    schema: z.string().min(1),
+    default: 'quarry',
+    help: 'Kafka client id (shows in broker logs and quotas).',
+  },
+  QUARRY_KAFKA_COMPACTOR_GROUP: {
+    schema: z.string().min(1),
+    default: 'quarry-compactor',
+    help: 'Consumer group of the compactor nodes; each metrics topic uses this name with a "-metrics" suffix.',
+  },
+  QUARRY_KAFKA_SSL: {
+    schema: booleanVar,
+    default: 'false',
+    help: 'Connect to the brokers over TLS.',
+  },
+  QUARRY_KAFKA_SSL_CA_FILE: {
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    help: "PEM file of the CA that signed the brokers' certificates (default: the system CAs).",
+  },
+  QUARRY_KAFKA_SSL_REJECT_UNAUTHORIZED: {
+    schema: booleanVar,
+    default: 'true',
+    help: 'Refuse brokers whose certificate does not verify.',
+  },
+  QUARRY_KAFKA_SASL_MECHANISM: {
+    schema: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+    default: undefined,
+    help: 'SASL mechanism (plain, scram-sha-256, scram-sha-512); unset = no SASL.',
+  },
+  QUARRY_KAFKA_SASL_USERNAME: { schema: z.string().optional(), default: undefined, help: 'SASL user name.' },
+  QUARRY_KAFKA_SASL_PASSWORD: { schema: z.string().optional(), default: undefined, help: 'SASL password.' },
+  QUARRY_KAFKA_MAX_MESSAGE_BYTES: {
+    schema: int(16 * 1024, 1024 * MiB),
+    default: '1000000',
+    help: "The brokers' record-batch limit (message.max.bytes): larger ingest batches are split into records under it.",
+  },
+  QUARRY_KAFKA_SESSION_TIMEOUT_MS: {
+    schema: int(3_000, 300_000),
+    default: '10000',
+    help: "Consumer session timeout: how long a silent compactor keeps its partitions before the group's other members take them over.",
+  },
+  QUARRY_S3_ENDPOINT: {
+    schema: z.string().url('must be a URL such as http://127.0.0.1:9000').optional(),
+    default: undefined,
+    help: 'S3 endpoint URL (MinIO, Ceph, ...); unset = AWS S3 in QUARRY_S3_REGION.',
+  },
+  QUARRY_S3_BUCKET: {
+    schema: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+      .optional(),
+    default: undefined,
+    help: 'Bucket for blocks (cluster shape). Credentials come from the AWS SDK default chain (AWS_ACCESS_KEY_ID, ...).',
+  },
+  QUARRY_S3_PREFIX: {
+    schema: z.string().regex(/^([^/\\][^\\]*)?$/, 'must be a relative key prefix such as quarry/eu-1/'),
+    default: '',
+    help: 'Key prefix inside the bucket (one bucket can hold several clusters).',
+  },
+  QUARRY_S3_REGION: { schema: z.string().min(1), default: 'us-east-1', help: 'S3 region.' },
+  QUARRY_S3_FORCE_PATH_STYLE: {
+    schema: booleanVar,
+    default: 'false',
+    help: 'Path-style bucket addressing (MinIO, Ceph radosgw and most S3-compatible stores need it).',
+  },
+  QUARRY_S3_MAX_SOCKETS: {
+    schema: int(1, 4096),
+    default: '64',
+    help: 'Most connections open to S3 at once per process.',
+  },
+  QUARRY_S3_CREATE_BUCKET: {
+    schema: booleanVar,
+    default: 'false',
+    help: 'Create the bucket at start when it is missing (development clusters).',
+  },
+  QUARRY_OBJECT_CACHE_BYTES: {
+    schema: int(0, 1024 * 1024 * MiB),
+    default: String(1024 * MiB),
+    help: 'Query nodes: block bytes fetched from S3 (footers, column chunks) kept on local disk under QUARRY_DATA_DIR/object-cache; 0 disables it.',
+  },
+  QUARRY_AUTH_CACHE_MS: {
+    schema: int(0, 60_000),
+    default: '3000',
+    help: 'How long a resolved token is trusted before it is looked up again: a deleted token stops working on every node within this bound.',
+  },
+  QUARRY_CATALOG_REFRESH_MS: {
+    schema: int(50, 60_000),
+    default: '1000',
+    help: 'Cluster: how often a node refreshes its copy of the catalog (datasets, blocks, offsets) in the background; queries and management requests also refresh first.',
+  },
+  QUARRY_READ_YOUR_WRITES_TIMEOUT_MS: {
+    schema: int(100, 600_000),
+    default: '10000',
+    help: 'Cluster: how long a query waits for its node to catch up with the ingest log before it answers 503.',
+  },
+  QUARRY_NODE_ID: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be letters, digits, dots, dashes or colons')
+      .optional(),
+    default: undefined,
+    help: 'Name of this process in the cluster (leases, logs, consumer groups); default <hostname>-<pid>.',
+  },
+  QUARRY_ORPHAN_MIN_AGE_MS: {
+    schema: int(60_000, 30 * 86_400_000),
+    default: '3600000',
+    help: 'Cluster: unreferenced block objects are deleted once older than this (uploads still being registered are younger).',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -193,6 +334,40 @@ export interface QuarryConfig {
   metricsMaxQueryPoints: number;
   metricsMaxQuerySeries: number;
   metricsMaxQueryCells: number;
+  /** Where the ingest log, blocks and metadata live: embedded in `dataDir`, or Kafka + S3 + PostgreSQL. */
+  shape: 'embedded' | 'cluster';
+  kafka?: KafkaConfig;
+  s3?: S3Config;
+  objectCacheBytes: number;
+  authCacheMs: number;
+  catalogRefreshMs: number;
+  readYourWritesTimeoutMs: number;
+  nodeId: string;
+  orphanMinAgeMs: number;
+}
+
+export interface KafkaConfig {
+  brokers: string[];
+  topic: string;
+  metricsTopic: string;
+  clientId: string;
+  compactorGroup: string;
+  ssl: boolean;
+  sslCaFile?: string;
+  sslRejectUnauthorized: boolean;
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  maxMessageBytes: number;
+  sessionTimeoutMs: number;
+}
+
+export interface S3Config {
+  endpoint?: string;
+  bucket: string;
+  prefix: string;
+  region: string;
+  forcePathStyle: boolean;
+  maxSockets: number;
+  createBucket: boolean;
 }
 
 /** Parses the environment; throws one `invalid` error listing every problem. */
@@ -209,10 +384,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
         `${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
       );
   }
+  const kafka = kafkaConfig(values, problems);
+  const s3 = s3Config(values);
+  const clusterParts = {
+    QUARRY_KAFKA_BROKERS: kafka,
+    QUARRY_S3_BUCKET: s3,
+    QUARRY_METASTORE_URL: values.QUARRY_METASTORE_URL,
+  };
+  const given = Object.entries(clusterParts).filter(([, v]) => v !== undefined);
+  if ((kafka !== undefined || s3 !== undefined) && given.length < 3) {
+    const missing = Object.entries(clusterParts)
+      .filter(([, v]) => v === undefined)
+      .map(([name]) => name);
+    problems.push(
+      `the cluster shape needs Kafka, S3 and PostgreSQL together: set ${missing.join(' and ')} as well (or unset ${given
+        .map(([name]) => name)
+        .filter((n) => n !== 'QUARRY_METASTORE_URL')
+        .join(' and ')} for the embedded shape)`,
+    );
+  }
   if (problems.length > 0) {
     throw invalid(`invalid configuration:\n  ${problems.join('\n  ')}`, { code: 'config_invalid' });
   }
   return {
+    shape: kafka !== undefined ? 'cluster' : 'embedded',
+    kafka,
+    s3,
+    objectCacheBytes: values.QUARRY_OBJECT_CACHE_BYTES as number,
+    authCacheMs: values.QUARRY_AUTH_CACHE_MS as number,
+    catalogRefreshMs: values.QUARRY_CATALOG_REFRESH_MS as number,
+    readYourWritesTimeoutMs: values.QUARRY_READ_YOUR_WRITES_TIMEOUT_MS as number,
+    nodeId: (values.QUARRY_NODE_ID as string | undefined) ?? `${os.hostname()}-${process.pid}`,
+    orphanMinAgeMs: values.QUARRY_ORPHAN_MIN_AGE_MS as number,
     port: values.PORT as number,
     host: values.HOST as string,
     dataDir: path.resolve(values.QUARRY_DATA_DIR as string),
@@ -239,6 +442,54 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     metricsMaxQueryPoints: values.QUARRY_METRICS_MAX_QUERY_POINTS as number,
     metricsMaxQuerySeries: values.QUARRY_METRICS_MAX_QUERY_SERIES as number,
     metricsMaxQueryCells: values.QUARRY_METRICS_MAX_QUERY_CELLS as number,
+  };
+}
+
+function kafkaConfig(values: Record<string, unknown>, problems: string[]): KafkaConfig | undefined {
+  const brokers = values.QUARRY_KAFKA_BROKERS as string[] | undefined;
+  if (brokers === undefined) return undefined;
+  const mechanism = values.QUARRY_KAFKA_SASL_MECHANISM as
+    NonNullable<KafkaConfig['sasl']>['mechanism'] | undefined;
+  const username = values.QUARRY_KAFKA_SASL_USERNAME as string | undefined;
+  const password = values.QUARRY_KAFKA_SASL_PASSWORD as string | undefined;
+  if (mechanism !== undefined && (!username || password === undefined)) {
+    problems.push(
+      'QUARRY_KAFKA_SASL_MECHANISM needs QUARRY_KAFKA_SASL_USERNAME and QUARRY_KAFKA_SASL_PASSWORD',
+    );
+  }
+  if (values.QUARRY_KAFKA_TOPIC === values.QUARRY_KAFKA_METRICS_TOPIC) {
+    problems.push('QUARRY_KAFKA_TOPIC and QUARRY_KAFKA_METRICS_TOPIC must name two different topics');
+  }
+  return {
+    brokers,
+    topic: values.QUARRY_KAFKA_TOPIC as string,
+    metricsTopic: values.QUARRY_KAFKA_METRICS_TOPIC as string,
+    clientId: values.QUARRY_KAFKA_CLIENT_ID as string,
+    compactorGroup: values.QUARRY_KAFKA_COMPACTOR_GROUP as string,
+    ssl: values.QUARRY_KAFKA_SSL as boolean,
+    sslCaFile: values.QUARRY_KAFKA_SSL_CA_FILE as string | undefined,
+    sslRejectUnauthorized: values.QUARRY_KAFKA_SSL_REJECT_UNAUTHORIZED as boolean,
+    sasl:
+      mechanism !== undefined && username && password !== undefined
+        ? { mechanism, username, password }
+        : undefined,
+    maxMessageBytes: values.QUARRY_KAFKA_MAX_MESSAGE_BYTES as number,
+    sessionTimeoutMs: values.QUARRY_KAFKA_SESSION_TIMEOUT_MS as number,
+  };
+}
+
+function s3Config(values: Record<string, unknown>): S3Config | undefined {
+  const bucket = values.QUARRY_S3_BUCKET as string | undefined;
+  if (bucket === undefined) return undefined;
+  const prefix = values.QUARRY_S3_PREFIX as string;
+  return {
+    endpoint: values.QUARRY_S3_ENDPOINT as string | undefined,
+    bucket,
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+    region: values.QUARRY_S3_REGION as string,
+    forcePathStyle: values.QUARRY_S3_FORCE_PATH_STYLE as boolean,
+    maxSockets: values.QUARRY_S3_MAX_SOCKETS as number,
+    createBucket: values.QUARRY_S3_CREATE_BUCKET as boolean,
   };
 }
 

@@ -21,8 +21,10 @@ export class HealthController {
     this.storage.assertReady(); // throws 503 while replaying and once the log has failed
     return {
       status: 'ready',
+      shape: this.storage.shape,
+      roles: this.storage.config.roles,
       uncompactedRows: this.storage.tail.rows,
-      logSegments: this.storage.log.stats().segments,
+      logSegments: this.storage.appendLog?.stats().segments ?? 0,
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { notFound, systemClock, type Clock } from '@quarry/common';
+import { systemClock, type Clock } from '@quarry/common';
 import type { IngestStatus } from '@quarry/contracts';
 import { outcomeOf, QuarryMetrics } from '../observability/metrics';
 import type { StorageRuntime } from '../storage/storage-runtime';
@@ -40,25 +40,31 @@ export class IngestService {
 
   private async ingestOnce(request: IngestRequest): Promise<IngestStatus> {
     this.storage.assertReady();
-    const dataset = this.storage.registry.getByName(request.dataset);
-    if (!dataset) throw notFound(`dataset "${request.dataset}" not found`, { code: 'dataset_not_found' });
+    const dataset = await this.storage.resolveDataset(request.dataset);
 
     // Parsing and building the columns happen on a worker; the event loop appends the record and answers.
     // The event loop no longer needs the body: it may move to the worker rather than be copied.
     const { dataset: _name, ...bodyAndOptions } = request;
-    const { status, record } = await this.storage.cpu.run(
+    const { status, records } = await this.storage.cpu.run(
       'ingest',
       {
         ...bodyAndOptions,
         datasetId: dataset.id,
         mapFields: [...dataset.mapFields],
         nowMs: this.clock.nowMs(),
+        maxRecordBytes: this.storage.config.kafka?.maxMessageBytes,
       },
       [request.body],
     );
-    if (record !== null) {
-      const [position] = await this.storage.log.append(dataset.id, [record.payload]);
-      this.storage.tail.add(position, record.payload, record.summary);
+    if (records.length > 0) {
+      // One append: the log acknowledges all of the request's records or answers an error.
+      const positions = await this.storage.log.append(
+        dataset.id,
+        records.map((r) => r.payload),
+      );
+      // Embedded: this process answers queries from its own tail. Cluster: query nodes follow the log.
+      if (this.storage.shape === 'embedded')
+        records.forEach((r, i) => this.storage.tail.add(positions[i], r.payload, r.summary));
     }
     return status;
   }

@@ -10,9 +10,10 @@ import { validateBody } from './openapi-validation';
 
 /**
  * `POST /v2/datasets/{id}/trim` really deletes data older than `maxDuration`: it first compacts the log
- * (so recent-but-old-timestamped events are in blocks), then drops every block whose newest event is older
- * than the cutoff, from the metastore, the in-memory index and the object store. Blocks straddling the
- * cutoff are kept whole (trim is block-granular).
+ * (so recent-but-old-timestamped events are in blocks; in the cluster shape it waits for the compactors
+ * to catch up), then drops every block whose newest event is older than the cutoff, from the metastore,
+ * the in-memory index and the object store. Blocks straddling the cutoff are kept whole (trim is
+ * block-granular).
  *
  * `POST /v2/datasets/{id}/vacuum` has nothing to reclaim: fields are stored per block, so there is no
  * global field table to vacuum. It validates the dataset, triggers a compaction and answers 200 `{}`.
@@ -44,7 +45,7 @@ export class DatasetTrimController {
   @Access({ tokens: 'any', dataset: { param: 'id', capability: 'vacuum', action: 'update' } })
   async vacuum(@Param('id') id: string) {
     this.datasetId(id);
-    await this.storage.compactor.flush();
+    await this.storage.compactNow();
     return {};
   }
 
@@ -57,19 +58,21 @@ export class DatasetTrimController {
     const maxMs = parseGoDuration(body.maxDuration);
     const datasetId = this.datasetId(name);
     const cutoffMs = this.clock.nowMs() - maxMs;
-    await this.storage.compactor.flush();
+    await this.storage.compactNow();
     return this.storage.lock.run(async () => {
-      const doomed = blocksToTrim(this.storage.blocks.list(datasetId), cutoffMs);
+      // The metastore's list: in the cluster shape this node keeps no block index of its own.
+      const doomed = blocksToTrim(await this.storage.metastore.blocks.listBlocks(datasetId), cutoffMs);
       if (doomed.length === 0) return 0;
       const removed = await this.storage.metastore.blocks.swapBlocks(
         doomed.map((b) => b.id),
         [],
       );
       const removedIds = new Set(removed.map((b) => b.id));
-      // Rebuild the dataset's index synchronously (no await between), so a query sees old or new, never a gap.
-      const kept = this.storage.blocks.list(datasetId).filter((b) => !removedIds.has(b.id));
-      this.storage.blocks.dropDataset(datasetId);
-      this.storage.blocks.load(kept);
+      if (this.storage.shape === 'embedded') {
+        // Rebuild the dataset's index synchronously (no await between), so a query sees old or new, never a gap.
+        const kept = this.storage.blocks.list(datasetId).filter((b) => !removedIds.has(b.id));
+        this.storage.blocks.setDataset(datasetId, kept);
+      }
       let events = 0;
       for (const block of removed) {
         events += block.rowCount;

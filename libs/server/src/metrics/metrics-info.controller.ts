@@ -1,9 +1,10 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access } from '../auth/access.decorator';
 import { principalOf } from '../auth/auth.guard';
 import { MetricsInfoService, type WindowParams } from './metrics-info.service';
+import { MetricsReadYourWrites } from '../cluster/read-your-writes.interceptor';
 
 const INFO_ACCESS = {
   tokens: 'api',
@@ -13,6 +14,7 @@ const V2_ACCEPT = 'application/vnd.metrics-info.v2+json';
 
 /** `/v1/query/metrics/info/datasets/{dataset}/...` (mpl.md §1.4). */
 @Controller('v1/query/metrics/info/datasets/:dataset')
+@UseInterceptors(MetricsReadYourWrites)
 export class MetricsInfoController {
   constructor(private readonly info: MetricsInfoService) {}
 

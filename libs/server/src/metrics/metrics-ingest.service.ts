@@ -64,10 +64,11 @@ export class MetricsIngestService {
       });
     }
     const encoding = MetricsIngestService.encodingOf(request.contentType);
+    await this.storage.refreshIfUnknown(request.dataset);
     const dataset = metricsDataset(this.storage.registry, principal, request.dataset, 'ingest');
     this.storage.assertReady();
-    const log = this.storage.metrics.log.stats();
-    if (log.failed) {
+    const log = this.storage.metrics.log?.stats();
+    if (log?.failed) {
       throw unavailable(
         `the metrics log failed and stopped accepting writes: ${log.failure ?? 'unknown error'}`,
         {

@@ -1,4 +1,14 @@
-import { Controller, Headers, HttpCode, Options, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Headers,
+  HttpCode,
+  Options,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MPL_SPEC_MARKDOWN } from '@quarry/mpl';
 import { jsonBodyOf } from '@quarry/nest-kit';
@@ -6,6 +16,7 @@ import { Access } from '../auth/access.decorator';
 import { principalOf } from '../auth/auth.guard';
 import { MPL_CONTENT_TYPES, mplFormatOf } from './mpl-request';
 import { MplQueryService } from './mpl-query.service';
+import { MetricsReadYourWrites } from '../cluster/read-your-writes.interceptor';
 
 /** MPL queries on the edge (mpl.md §3): API tokens only; dataset capabilities are checked per query. */
 @Controller()
@@ -15,6 +26,7 @@ export class MplQueryController {
   @Post(['v1/query/_mpl', 'v1/query/_metrics'])
   @HttpCode(200)
   @Access({ tokens: 'api' })
+  @UseInterceptors(MetricsReadYourWrites)
   async query(
     @Query() query: Record<string, unknown>,
     @Headers('accept') accept: string | undefined,

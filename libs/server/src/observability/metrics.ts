@@ -61,26 +61,34 @@ export class QuarryMetrics {
         },
       });
     gauge('quarry_tail_rows', 'Acknowledged rows not yet compacted into blocks.', () => storage.tail.rows);
-    gauge('quarry_log_segments', 'Segment files of the ingest log.', () => storage.log.stats().segments);
-    gauge('quarry_log_bytes', 'Bytes in the ingest log.', () => storage.log.stats().bytes);
+    gauge(
+      'quarry_log_segments',
+      'Segment files of the ingest log.',
+      () => storage.appendLog?.stats().segments ?? 0,
+    );
+    gauge('quarry_log_bytes', 'Bytes in the ingest log.', () => storage.appendLog?.stats().bytes ?? 0);
     gauge('quarry_log_failed', '1 once the ingest log failed (no more acknowledgements).', () =>
-      storage.log.stats().failed ? 1 : 0,
+      storage.appendLog?.stats().failed ? 1 : 0,
     );
     gauge(
       'quarry_log_torn_tail_truncations',
       'Torn records truncated from the log tail at open.',
-      () => storage.log.stats().tornTailTruncations,
+      () => storage.appendLog?.stats().tornTailTruncations ?? 0,
     );
     gauge(
       'quarry_compacted_rows',
       'Rows compacted into blocks since start.',
-      () => storage.compactor.totals.rows,
+      () => storage.compactor?.totals.rows ?? 0,
     );
-    gauge('quarry_compacted_blocks', 'Blocks written since start.', () => storage.compactor.totals.blocks);
+    gauge(
+      'quarry_compacted_blocks',
+      'Blocks written since start.',
+      () => storage.compactor?.totals.blocks ?? 0,
+    );
     gauge(
       'quarry_compactor_consecutive_failures',
       'Compaction attempts failed in a row (0 when healthy).',
-      () => storage.compactor.consecutiveFailures,
+      () => storage.compactor?.consecutiveFailures ?? 0,
     );
     gauge('quarry_blocks', 'Registered event blocks.', () => storage.blocks.totals().blocks);
     gauge('quarry_block_bytes', 'Bytes of the registered event blocks.', () => storage.blocks.totals().bytes);
@@ -88,7 +96,7 @@ export class QuarryMetrics {
     gauge(
       'quarry_merged_blocks',
       'Blocks written by the merge loop since start.',
-      () => storage.merger.totals.merged,
+      () => storage.merger?.totals.merged ?? 0,
     );
     gauge(
       'quarry_column_cache_bytes',
@@ -114,6 +122,42 @@ export class QuarryMetrics {
       'quarry_metrics_tail_points',
       'Acknowledged metric points not yet compacted into blocks.',
       () => storage.metrics.store.stats.tailPoints,
+    );
+    gauge(
+      'quarry_log_appended_records',
+      'Records the ingest log acknowledged since start.',
+      () => storage.appendLog?.stats().appendedRecords ?? 0,
+    );
+    gauge(
+      'quarry_compaction_conflicts',
+      'Compaction steps rolled back because another compactor had committed the partition (cluster rebalances).',
+      () => storage.compactor?.totals.conflicts ?? 0,
+    );
+    gauge(
+      'quarry_catalog_refreshes',
+      'Catalog refreshes applied since start (cluster nodes).',
+      () => storage.sync?.totals.refreshes ?? 0,
+    );
+    gauge(
+      'quarry_catalog_refresh_failures',
+      'Catalog refreshes that failed since start (cluster nodes).',
+      () => storage.sync?.totals.failures ?? 0,
+    );
+    gauge(
+      'quarry_catalog_age_seconds',
+      'Seconds since the last applied catalog refresh (cluster nodes; 0 for the embedded shape).',
+      () =>
+        storage.sync && storage.sync.totals.lastRefreshMs > 0
+          ? (Date.now() - storage.sync.totals.lastRefreshMs) / 1000
+          : 0,
+    );
+    gauge(
+      'quarry_log_followed_records',
+      'Log records a query node has read into its tail since start (cluster).',
+      () => (storage.followers ? storage.followers.events.records + storage.followers.metrics.records : 0),
+    );
+    gauge('quarry_merge_lease_held', '1 while this compactor holds the merge lease (cluster).', () =>
+      storage.holdsMergeLease ? 1 : 0,
     );
     gauge('quarry_ready', '1 when the log is replayed and the process accepts ingest.', () =>
       storage.ready ? 1 : 0,

@@ -1,11 +1,13 @@
-import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access } from '../auth/access.decorator';
 import { principalOf } from '../auth/auth.guard';
 import { QueryService } from './query.service';
+import { EventsReadYourWrites } from '../cluster/read-your-writes.interceptor';
 
 @Controller()
+@UseInterceptors(EventsReadYourWrites)
 export class QueryController {
   constructor(private readonly queries: QueryService) {}
 

@@ -42,6 +42,13 @@ export class BlockIndex {
     this.bump(datasetId);
   }
 
+  /** Replaces a dataset's whole list (a cluster node's catalog refresh), in one synchronous step. */
+  setDataset(datasetId: string, blocks: readonly BlockRecord[]): void {
+    if (blocks.length === 0) this.byDataset.delete(datasetId);
+    else this.byDataset.set(datasetId, [...blocks]);
+    this.bump(datasetId);
+  }
+
   /** Registered blocks and their bytes over all datasets (for /metrics). */
   totals(): { blocks: number; bytes: number; rows: number } {
     let blocks = 0;

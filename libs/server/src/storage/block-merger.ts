@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { blockIdFor, type BlockRecord } from '@quarry/contracts';
+import { isQuarryError } from '@quarry/common';
+import { blockIdFor, logEpochOfBlockId, type BlockRecord } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
@@ -10,6 +11,7 @@ import type { DatasetRegistry } from './dataset-registry';
 import { spanOf } from './block-builder';
 import { DEFAULT_SPANS } from './compactor';
 import type { CpuPool } from '../workers/cpu-pool';
+import { mergedBlockObjectKey, writtenAtMs } from './object-keys';
 
 export interface MergePolicy {
   /** Blocks with fewer rows than this are merge candidates. */
@@ -22,6 +24,20 @@ export interface MergePolicy {
   deleteGraceMs: number;
   /** Time span blocks are cut at (the compactor's `SpanPolicy.spanMs`): a run never mixes spans. */
   spanMs: number;
+}
+
+/** How the merger shares its work with other processes (cluster) or not (embedded). */
+export interface MergerCoordination {
+  /**
+   * Embedded: the in-memory block index is the truth and is updated with each swap. Cluster: the
+   * catalog refresh applies what the metastore says.
+   */
+  applyLocally: boolean;
+  /**
+   * Asked before each round: false skips it (the cluster's merge lease is held by another node). Also
+   * where the cluster refreshes the block index from the metastore, so runs are chosen from fresh lists.
+   */
+  beforeRound?: () => Promise<boolean>;
 }
 
 /**
@@ -72,6 +88,7 @@ export class BlockMerger {
     private readonly forget: (objectKey: string) => void,
     private readonly cpu: CpuPool,
     private readonly policy: MergePolicy = DEFAULT_MERGE_POLICY,
+    private readonly coordination: MergerCoordination = { applyLocally: true },
   ) {}
 
   start(intervalMs: number): void {
@@ -89,6 +106,7 @@ export class BlockMerger {
   /** Merges every eligible run of every dataset. */
   async mergeAll(): Promise<MergeResult> {
     const total: MergeResult = { merged: 0, replaced: 0 };
+    if (this.coordination.beforeRound && !(await this.coordination.beforeRound())) return total;
     for (const dataset of this.registry.list()) {
       for (const run of this.runsOf(this.blocks.list(dataset.id))) {
         if (this.stopping) return total;
@@ -148,13 +166,24 @@ export class BlockMerger {
     const lastOffset = Math.max(...run.map((b) => b.lastOffset));
     // Runs of different spans may cover the same log range: the span keeps their ids apart.
     const span = spanOfBlock(run[0], this.policy.spanMs);
-    const range = blockIdFor(datasetId, partition, firstOffset, lastOffset);
-    const id = span === null ? range : `${range}.s${span}`;
+    const range = blockIdFor(datasetId, partition, firstOffset, lastOffset, logEpochOfBlockId(run[0].id));
+    // Runs may mix partitions (cluster), so the offsets alone do not name the inputs: a digest of their
+    // ids does, and the same inputs always give the same id (a retried merge registers once).
+    const inputsDigest = createHash('sha256')
+      .update(
+        run
+          .map((b) => b.id)
+          .sort()
+          .join('\n'),
+      )
+      .digest('hex')
+      .slice(0, 12);
+    const id = `${span === null ? range : `${range}.s${span}`}.m${inputsDigest}`;
     const record: BlockRecord = {
       id,
       datasetId,
       // A fresh name per attempt: deleting the output of a refused swap can never hit a live object.
-      objectKey: `blocks/${datasetId}/${id}.${randomUUID().slice(0, 8)}.merged.qblk`,
+      objectKey: mergedBlockObjectKey(datasetId, id),
       rowCount: merged.rowCount,
       sizeBytes: bytes.byteLength,
       minTime,
@@ -170,15 +199,24 @@ export class BlockMerger {
       if (!this.registry.getById(datasetId) || !run.every((b) => current.has(b.id))) return false;
       // swapBlocks skips an id that exists; replacing the inputs by nothing would lose their rows.
       if (current.has(id) || (await this.metastore.blocks.getBlock(id))) return false;
-      await this.metastore.blocks.swapBlocks(
-        run.map((b) => b.id),
-        [record],
-      );
-      this.blocks.replace(
-        datasetId,
-        run.map((b) => b.id),
-        [record],
-      );
+      try {
+        // requireAll: another process (a trim, a dataset delete) may have removed an input meanwhile.
+        await this.metastore.blocks.swapBlocks(
+          run.map((b) => b.id),
+          [record],
+          { requireAll: true },
+        );
+      } catch (err) {
+        if (isQuarryError(err) && err.code === 'blocks_changed') return false;
+        throw err;
+      }
+      if (this.coordination.applyLocally) {
+        this.blocks.replace(
+          datasetId,
+          run.map((b) => b.id),
+          [record],
+        );
+      }
       return true;
     });
     if (!swapped) {
@@ -219,6 +257,31 @@ export class BlockMerger {
       removed++;
     }
     if (removed > 0) this.logger.log(`removed ${removed} unreferenced block objects`);
+    return removed;
+  }
+
+  /**
+   * The cluster's sweep, run by the merge-lease holder: other processes upload objects before they
+   * register them, so an unreferenced object is garbage only once it is older than any upload still
+   * waiting for its registration (`minAgeMs`, from the write tag in its key; keys without one are never
+   * removed here). The reference set is read from the metastore after listing, so a registration that
+   * lands in between is seen.
+   */
+  async sweepOldOrphans(minAgeMs: number, nowMs = Date.now()): Promise<number> {
+    const candidates = (await this.objects.list('blocks/')).filter((key) => {
+      const at = writtenAtMs(key);
+      return at !== null && at < nowMs - minAgeMs;
+    });
+    if (candidates.length === 0) return 0;
+    const referenced = await this.metastore.blocks.objectKeys();
+    let removed = 0;
+    for (const key of candidates) {
+      if (referenced.has(key)) continue;
+      await this.objects.delete(key);
+      removed++;
+    }
+    if (removed > 0)
+      this.logger.log(`removed ${removed} unreferenced block objects older than ${minAgeMs} ms`);
     return removed;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  decodeColumns,
   FOOTER_TRAILER_BYTES,
   footerFetchLength,
   openBlock,
@@ -25,6 +26,12 @@ export interface BlockReaderLimits {
   columnCacheBytes: number;
   /** Raw block files kept in memory, for columns not decoded yet. */
   fileCacheBytes: number;
+  /**
+   * Fetch only the footer and the chunks of the columns a scan needs, by byte range, instead of whole
+   * files: for remote stores (S3), where a whole block is many round trips' worth of bytes the scan
+   * never reads. Local files are read whole (one read, and the page cache holds them anyway).
+   */
+  rangeReads?: boolean;
 }
 
 interface CachedColumn {
@@ -49,19 +56,29 @@ export class BlockReader {
   private readonly footers = new ByteLru<CachedFooter>(16 * 1024 * 1024);
   private readonly filters = new ByteLru<{ filter: TokenFilter; byteLength: number }>(64 * 1024 * 1024);
 
+  private readonly rangeReads: boolean;
+
   constructor(
     private readonly objects: ObjectStore,
     limits: BlockReaderLimits,
   ) {
     this.columns = new ByteLru(limits.columnCacheBytes);
     this.files = new ByteLru(limits.fileCacheBytes);
+    this.rangeReads = limits.rangeReads ?? false;
   }
 
   /**
    * Opens a block for a scan that will read `wanted` columns (null = all). The file is fetched only when
-   * one of them is not cached; otherwise only cached footers and columns are used.
+   * one of them is not cached; otherwise only cached footers and columns are used. With range reads and
+   * the file's size known, only the footer and the missing columns' chunks are fetched.
    */
-  async open(objectKey: string, wanted: readonly string[] | null): Promise<ReadableBlock> {
+  async open(
+    objectKey: string,
+    wanted: readonly string[] | null,
+    sizeBytes?: number,
+  ): Promise<ReadableBlock> {
+    if (this.rangeReads && wanted !== null && sizeBytes !== undefined && !this.files.get(objectKey))
+      return this.openByRanges(objectKey, wanted, sizeBytes);
     let footer = this.footers.get(objectKey)?.footer;
     let opened: OpenedBlock | null = null;
     // Columns found in the cache now are held for the scan, so an eviction meanwhile cannot lose them.
@@ -96,6 +113,73 @@ export class BlockReader {
         return column;
       },
     };
+  }
+
+  private async openByRanges(
+    objectKey: string,
+    wanted: readonly string[],
+    sizeBytes: number,
+  ): Promise<ReadableBlock> {
+    const footer = await this.footer(objectKey, sizeBytes);
+    const present = new Set(footer.columns.map((c) => c.name));
+    const held = new Map<string, Column>();
+    const missing: string[] = [];
+    for (const name of wanted) {
+      if (!present.has(name)) continue;
+      const hit = this.columns.get(columnKey(objectKey, name));
+      if (hit) held.set(name, hit.column);
+      else missing.push(name);
+    }
+    if (missing.length > 0) {
+      const metas = footer.columns.filter((c) => missing.includes(c.name));
+      const fetched = await this.fetchRanges(objectKey, metas);
+      const decoded = await decodeColumns(footer, async (offset) => fetched.get(offset)!, missing);
+      for (const [name, column] of decoded.columns) {
+        this.columns.set(columnKey(objectKey, name), { column, byteLength: columnBytes(column) });
+        held.set(name, column);
+      }
+    }
+    return {
+      footer,
+      column: (name) => {
+        if (!present.has(name)) return undefined;
+        const column = held.get(name);
+        if (column === undefined)
+          throw new Error(`block ${objectKey}: column "${name}" was not announced to open()`);
+        return column;
+      },
+    };
+  }
+
+  /**
+   * The chunks of `metas`, keyed by offset. Chunks that lie close together are fetched in one range
+   * read: a round trip to S3 costs more than the few KiB of gap between them.
+   */
+  private async fetchRanges(
+    objectKey: string,
+    metas: readonly ColumnMeta[],
+  ): Promise<Map<number, Uint8Array>> {
+    const sorted = [...metas].sort((a, b) => a.offset - b.offset);
+    const runs: { start: number; end: number; metas: ColumnMeta[] }[] = [];
+    for (const meta of sorted) {
+      const last = runs[runs.length - 1];
+      if (last && meta.offset - last.end <= RANGE_MERGE_GAP_BYTES) {
+        last.end = Math.max(last.end, meta.offset + meta.length);
+        last.metas.push(meta);
+      } else runs.push({ start: meta.offset, end: meta.offset + meta.length, metas: [meta] });
+    }
+    const out = new Map<number, Uint8Array>();
+    await Promise.all(
+      runs.map(async (run) => {
+        const bytes = await this.objects.getRange(objectKey, run.start, run.end - run.start);
+        for (const meta of run.metas)
+          out.set(
+            meta.offset,
+            bytes.subarray(meta.offset - run.start, meta.offset - run.start + meta.length),
+          );
+      }),
+    );
+    return out;
   }
 
   /**
@@ -199,6 +283,9 @@ export class BlockReader {
     return bytes;
   }
 }
+
+/** Chunks closer than this are fetched in one range read. */
+const RANGE_MERGE_GAP_BYTES = 256 * 1024;
 
 /** How much of a block's end one read fetches to find its footer (most footers are a few KiB). */
 const FOOTER_PROBE_BYTES = 64 * 1024;

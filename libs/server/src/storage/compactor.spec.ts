@@ -102,7 +102,11 @@ describe('Compactor', () => {
     await first.compactor.flush();
     expect(await metastore.blocks.committedOffset(0)).toBe(2);
     expect((await metastore.blocks.listBlocks(keep.id)).length).toBe(1);
-    expect((await objects.list('blocks/')).length).toBe(2); // same deterministic keys, overwritten
+    // Each attempt uploads under keys of its own (the block ids stay the same): the failed attempt's
+    // objects are unreferenced until the next start's sweep removes them.
+    expect((await objects.list('blocks/')).length).toBe(4);
+    const referenced = new Set((await metastore.blocks.listBlocks(keep.id)).map((b) => b.objectKey));
+    expect((await objects.list('blocks/')).filter((k) => referenced.has(k))).toHaveLength(1);
     expect(first.tail.rows).toBe(0);
     expect(await sumOf(first.catalog, 'keep')).toEqual({ rows: 3, sum: 6 }); // now from the block
 
@@ -125,6 +129,38 @@ describe('Compactor', () => {
     const third = await boot();
     expect(await third.compactor.replay()).toBe(0);
     expect(await sumOf(third.catalog, 'keep')).toEqual({ rows: 6, sum: 43 });
+  }, 60_000);
+
+  it('lets only one of two compactors register a range (compare-and-set on the offset), without duplicates', async () => {
+    const dataset = await metastore.datasets.create({
+      name: 'raced',
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    // Two processes that both believe they own partition 0 (one is about to lose it in a rebalance).
+    // Kafka keeps consumed records (retention, not truncation), so the late one can still read them.
+    const keepRecords = jest.spyOn(log, 'truncateBefore').mockResolvedValue();
+    const a = await boot();
+    const b = await boot();
+    await a.compactor.replay();
+    await b.compactor.replay();
+    await append(dataset.id, [1, 2]);
+    await a.compactor.flush();
+    const committed = await metastore.blocks.committedOffset(0);
+    await append(dataset.id, [3]);
+    const before = await objects.list('blocks/');
+    // b read from the offset it loaded before a committed: its registration is refused and rolled back,
+    // its uploads are removed (certainly unreferenced), and it continues from the committed offset.
+    await b.compactor.flush();
+    expect(b.compactor.totals.conflicts).toBe(1);
+    await b.compactor.flush();
+    expect(await metastore.blocks.committedOffset(0)).toBe(committed + 1);
+    const rows = (await metastore.blocks.listBlocks(dataset.id)).reduce((n, blk) => n + blk.rowCount, 0);
+    expect(rows).toBe(3);
+    const after = await objects.list('blocks/');
+    expect(after.length).toBe(before.length + 1); // only the block of the new record stayed
+    keepRecords.mockRestore();
   }, 60_000);
 
   it('builds the same block from the tail batches as from the log records (v1 and v2) as from the events', async () => {

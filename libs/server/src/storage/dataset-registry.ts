@@ -21,6 +21,13 @@ export class DatasetRegistry {
     this.byId.set(dataset.id, dataset);
   }
 
+  /** Replaces every entry (a cluster node's catalog refresh). */
+  replaceAll(datasets: readonly DatasetRecord[]): void {
+    this.byName.clear();
+    this.byId.clear();
+    for (const dataset of datasets) this.put(dataset);
+  }
+
   remove(name: string): void {
     const dataset = this.byName.get(name);
     if (!dataset) return;

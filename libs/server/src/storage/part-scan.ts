@@ -56,7 +56,7 @@ export async function* scanParts(
     request.stats.blocksMatched++;
     let batch: ColumnBatch;
     if (part.block) {
-      const opened = await blocks.open(part.block.objectKey, columns);
+      const opened = await blocks.open(part.block.objectKey, columns, part.block.sizeBytes);
       const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
       batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
     } else {

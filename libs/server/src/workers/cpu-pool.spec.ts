@@ -1,5 +1,6 @@
 import { types } from 'node:util';
 import { QuarryError } from '@quarry/common';
+import { valueAt } from '@quarry/contracts';
 import { decodeLogRecord } from '../storage/log-codec';
 import { CpuPool, ownsWholeBuffer } from './cpu-pool';
 
@@ -25,7 +26,8 @@ describe.each([
 
   it('parses an ingest body into a log record, its summary and the status', async () => {
     const body = '{"_time":"2024-05-01T00:00:01Z","a":1,"s":"x"}\n{"a":2.5}\nnot json';
-    const { status, record } = await pool.run('ingest', ingestInput(body));
+    const { status, records } = await pool.run('ingest', ingestInput(body));
+    const [record] = records;
     expect(status).toMatchObject({ ingested: 2, failed: 1, walLength: 2 });
     expect(status.failures[0].error).toMatch(/^line 3: invalid JSON/);
     const decoded = decodeLogRecord(record!.payload);
@@ -39,7 +41,8 @@ describe.each([
     const lines = Array.from({ length: 200 }, (_, i) => `{"i":${i},"s":"value ${i}"}`).join('\n');
     const body = Buffer.from(new TextEncoder().encode(lines)); // owns its whole ArrayBuffer
     expect(ownsWholeBuffer(body)).toBe(true);
-    const { status, record } = await pool.run('ingest', { ...ingestInput(''), body }, [body]);
+    const { status, records } = await pool.run('ingest', { ...ingestInput(''), body }, [body]);
+    const [record] = records;
     expect(status.ingested).toBe(200);
     expect(body.byteLength).toBe(threads > 0 ? 0 : lines.length);
     // In shared memory: the tail and the compaction worker read these bytes without copies.
@@ -67,11 +70,38 @@ describe.each([
   });
 
   it('answers no record when no event is accepted', async () => {
-    const { status, record } = await pool.run('ingest', ingestInput('{"a":1}\n"x"\n'));
+    const { status, records } = await pool.run('ingest', ingestInput('{"a":1}\n"x"\n'));
     expect(status.ingested).toBe(1);
-    expect(record).not.toBeNull();
+    expect(records).toHaveLength(1);
     const none = await pool.run('ingest', ingestInput(''));
-    expect(none).toMatchObject({ status: { ingested: 0, failed: 0 }, record: null });
+    expect(none).toMatchObject({ status: { ingested: 0, failed: 0 }, records: [] });
+  });
+
+  it('cuts a batch whose record would pass the log limit into records under it, every row once', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i, pad: `${i}`.repeat(50) })).join(
+      '\n',
+    );
+    const whole = await pool.run('ingest', ingestInput(lines));
+    const limit = Math.floor(whole.records[0].payload.byteLength / 5);
+    const { status, records } = await pool.run('ingest', { ...ingestInput(lines), maxRecordBytes: limit });
+    expect(status.ingested).toBe(2000);
+    expect(records.length).toBeGreaterThanOrEqual(5);
+    for (const r of records) expect(r.payload.byteLength).toBeLessThanOrEqual(limit);
+    const seen = records.flatMap((r) => {
+      const { batch } = decodeLogRecord(r.payload);
+      const column = batch.columns.get('i')!;
+      return Array.from({ length: batch.length }, (_, row) => valueAt(column, row));
+    });
+    expect(seen.sort((a, b) => (a as number) - (b as number))).toEqual(
+      Array.from({ length: 2000 }, (_, i) => i),
+    );
+  });
+
+  it('refuses with 413 an event that alone passes the log limit, and keeps nothing of the request', async () => {
+    const err = await pool
+      .run('ingest', { ...ingestInput(`{"a":1}\n{"big":"${'y'.repeat(5000)}"}`), maxRecordBytes: 2000 })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'too_large', code: 'ingest_event_too_large' });
   });
 });
 

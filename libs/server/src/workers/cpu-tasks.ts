@@ -1,5 +1,5 @@
-import { formatRfc3339 } from '@quarry/common';
-import type { IngestStatus } from '@quarry/contracts';
+import { formatRfc3339, QuarryError } from '@quarry/common';
+import { selectRows, type ColumnBatch, type IngestStatus } from '@quarry/contracts';
 import {
   decodeBody,
   DEFAULT_INGEST_LIMITS,
@@ -40,12 +40,22 @@ export interface IngestTaskInput extends IngestBodyOptions {
   mapFields: string[];
   /** Receive time: `_sysTime` of every row and the time of events without one. */
   nowMs: number;
+  /**
+   * The log's record limit (Kafka's message.max.bytes): a batch whose record would be larger is cut into
+   * several records by rows. A single event larger than the limit fails the request with 413.
+   */
+  maxRecordBytes?: number;
+}
+
+export interface LogRecordPayload {
+  payload: Uint8Array;
+  summary: LogRecordSummary;
 }
 
 export interface IngestTaskOutput {
   status: IngestStatus;
-  /** The ingest log record to append, or null when no event was accepted. */
-  record: { payload: Uint8Array; summary: LogRecordSummary } | null;
+  /** The ingest log records to append (one unless the batch had to be cut); empty when none was accepted. */
+  records: LogRecordPayload[];
 }
 
 /** decode ▶ parse ▶ normalize ▶ columns ▶ log record payload. */
@@ -74,15 +84,36 @@ export async function ingestTask(input: IngestTaskInput): Promise<IngestTaskOutp
     blocksCreated: 0,
     walLength: ingested,
   };
-  if (batch === null) return { status, record: null };
-  const record = { datasetId: input.datasetId, sysTime: input.nowMs, batch };
-  return {
-    status,
-    record: {
-      payload: encodeLogRecord(record, { shared: true }),
-      summary: summarizeBatch(input.datasetId, input.nowMs, batch),
-    },
-  };
+  if (batch === null) return { status, records: [] };
+  return { status, records: encodeRecords(input, batch) };
+}
+
+/**
+ * The batch as log records no larger than `maxRecordBytes`: cut in halves by rows until each fits (a
+ * record's size is about proportional to its rows).
+ */
+function encodeRecords(input: IngestTaskInput, batch: ColumnBatch): LogRecordPayload[] {
+  const payload = encodeLogRecord(
+    { datasetId: input.datasetId, sysTime: input.nowMs, batch },
+    { shared: true },
+  );
+  const limit = input.maxRecordBytes;
+  if (limit === undefined || payload.byteLength <= limit) {
+    return [{ payload, summary: summarizeBatch(input.datasetId, input.nowMs, batch) }];
+  }
+  if (batch.length === 1) {
+    throw new QuarryError(
+      'too_large',
+      `an event is ${payload.byteLength} bytes as a log record, more than the ingest log's limit of ${limit} bytes; nothing was ingested`,
+      { code: 'ingest_event_too_large', details: { limit, bytes: payload.byteLength } },
+    );
+  }
+  const half = Math.ceil(batch.length / 2);
+  const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+  return [
+    ...encodeRecords(input, selectRows(batch, rows(0, half))),
+    ...encodeRecords(input, selectRows(batch, rows(half, batch.length))),
+  ];
 }
 
 /** Blocks (cut at span boundaries) from ingest log record payloads of one dataset, in log order. */

@@ -1,8 +1,10 @@
+import * as path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { BlockRecord, DatasetSource } from '@quarry/contracts';
-import { FsObjectStore } from '@quarry/objstore';
 import { runPartialAggregate, type QueryLimits, type RemotePartial } from '@quarry/query-exec';
 import type { AggregateNode } from '@quarry/query-plan';
 import { BlockReader } from '../storage/block-reader';
+import { openObjectStore, type ObjectStoreSpec } from '../storage/object-store-spec';
 import { partsOf, scanParts } from '../storage/part-scan';
 import { settle, type TaskResult } from './task-result';
 
@@ -13,10 +15,12 @@ import { settle, type TaskResult } from './task-result';
  */
 
 export interface QueryWorkerConfig {
-  /** Root of the filesystem object store (`<data dir>/objects`). */
-  objectsDir: string;
+  /** The object store blocks are read from (each worker opens its own; a disk cache gets a subdirectory). */
+  objects: ObjectStoreSpec;
   columnCacheBytes: number;
   fileCacheBytes: number;
+  /** Read only the byte ranges of the columns a scan needs (remote stores), not whole block files. */
+  rangeReads: boolean;
 }
 
 export interface AggregateTaskInput {
@@ -30,11 +34,19 @@ export interface AggregateTaskInput {
 let reader: Promise<BlockReader> | null = null;
 
 function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
-  reader ??= FsObjectStore.open(config.objectsDir).then(
+  const spec: ObjectStoreSpec =
+    config.objects.kind === 's3' && config.objects.cache
+      ? {
+          ...config.objects,
+          cache: { ...config.objects.cache, dir: path.join(config.objects.cache.dir, `worker-${threadId}`) },
+        }
+      : config.objects;
+  reader ??= openObjectStore(spec).then(
     (objects) =>
       new BlockReader(objects, {
         columnCacheBytes: config.columnCacheBytes,
         fileCacheBytes: config.fileCacheBytes,
+        rangeReads: config.rangeReads,
       }),
   );
   return reader;

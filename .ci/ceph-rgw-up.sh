@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+exec "$(dirname "$0")/../libs/local-cluster/native/ceph-rgw-up.sh" "$@"

@@ -1,0 +1,4 @@
+import { mainForRole } from '@quarry/server';
+
+/** A cluster query node (docs/architecture.md): one role per process, over Kafka, S3 and PostgreSQL. */
+mainForRole('query');

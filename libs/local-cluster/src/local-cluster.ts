@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MockKafkaCluster } from './mock-kafka';
+import { LocalPostgres } from './postgres';
+import { RoleProcess, type ClusterRole } from './role-process';
+import { S3Fake, type S3FakeHandle } from './s3-fake';
+
+export const CLUSTER_ROLES = ['management', 'ingest', 'compactor', 'query', 'gateway'] as const;
+
+export interface LocalClusterOptions {
+  /** Everything lives here: each node's directory, PostgreSQL's, the S3 fake's, and `cluster.json`. */
+  dataDir: string;
+  /** The gateway's port (0 or unset: a free one). */
+  port?: number;
+  /** The admin API token to register; default: the one `cluster.json` recorded, or a new one. */
+  bootstrapToken?: string;
+  /** Processes per role (gateway: 1). */
+  counts?: Partial<Record<ClusterRole, number>>;
+  /** Extra environment for every role process (compaction intervals in tests, ...). */
+  env?: Record<string, string>;
+  /** External infrastructure; whatever is unset is started locally. */
+  metastoreUrl?: string;
+  kafkaBrokers?: string;
+  s3?: { endpoint: string; bucket?: string; accessKeyId?: string; secretAccessKey?: string; region?: string };
+  /** Partitions of the local mock Kafka's events topic. */
+  eventPartitions?: number;
+  /** Copy every process's output here (the CLI passes stdout). */
+  echo?: NodeJS.WritableStream;
+  /** Progress lines ("starting PostgreSQL ..."). */
+  progress?: (line: string) => void;
+}
+
+export interface ClusterProcessInfo {
+  role: ClusterRole;
+  name: string;
+  pid: number | undefined;
+  url: string;
+}
+
+/** `$QUARRY_DATA_DIR/cluster.json`: how to reach the cluster and what runs in it. */
+export interface ClusterJson {
+  gateway: string;
+  token: string;
+  processes: ClusterProcessInfo[];
+  infrastructure: { metastore: string; kafka: string; s3: string };
+}
+
+const TOPIC = 'quarry-ingest';
+const METRICS_TOPIC = 'quarry-metrics';
+const BUCKET = 'quarry';
+
+/**
+ * A whole cluster on this machine: PostgreSQL, the Kafka protocol and S3 (given, or started locally:
+ * the machine's PostgreSQL binaries, librdkafka's mock cluster, an S3 fake), then every role as its own
+ * process, and the gateway in front. Used by `npm run cluster` and by the cluster tests.
+ */
+export class LocalCluster {
+  private readonly nodes: RoleProcess[] = [];
+  private postgres: LocalPostgres | null = null;
+  private kafka: MockKafkaCluster | null = null;
+  private s3Fake: S3FakeHandle | null = null;
+  private infra = { metastore: '', kafka: '', s3: '' };
+  token = '';
+
+  private constructor(readonly options: LocalClusterOptions) {}
+
+  static async start(options: LocalClusterOptions): Promise<LocalCluster> {
+    const cluster = new LocalCluster({ ...options, dataDir: path.resolve(options.dataDir) });
+    try {
+      await cluster.startAll();
+    } catch (err) {
+      await cluster.stop().catch(() => undefined);
+      throw err;
+    }
+    return cluster;
+  }
+
+  get gateway(): RoleProcess {
+    return this.nodes.find((n) => n.role === 'gateway')!;
+  }
+
+  get url(): string {
+    return this.gateway.url;
+  }
+
+  /** The nodes of one role, in start order. */
+  nodesOf(role: ClusterRole): RoleProcess[] {
+    return this.nodes.filter((n) => n.role === role);
+  }
+
+  get metastoreUrl(): string {
+    return this.infra.metastore;
+  }
+
+  get kafkaBrokers(): string {
+    return this.infra.kafka;
+  }
+
+  /** The local mock Kafka (fault injection in tests), when this cluster started one. */
+  get mockKafka(): MockKafkaCluster | null {
+    return this.kafka;
+  }
+
+  /** The local S3 fake (stop/restart in tests), when this cluster started one. */
+  get s3(): S3FakeHandle | null {
+    return this.s3Fake;
+  }
+
+  /** The environment every role process gets (storage locations and credentials). */
+  get roleEnv(): Record<string, string> {
+    return this.sharedEnv();
+  }
+
+  processes(): ClusterProcessInfo[] {
+    return this.nodes.map((n) => ({ role: n.role, name: n.name, pid: n.pid, url: n.url }));
+  }
+
+  private async startAll(): Promise<void> {
+    const { dataDir } = this.options;
+    const say = this.options.progress ?? (() => undefined);
+    fs.mkdirSync(dataDir, { recursive: true });
+    this.token = this.options.bootstrapToken ?? readPreviousToken(dataDir) ?? `xaat-${randomUUID()}`;
+
+    if (this.options.metastoreUrl) this.infra.metastore = this.options.metastoreUrl;
+    else {
+      say("starting PostgreSQL (the machine's binaries)");
+      this.postgres = await LocalPostgres.start({ dir: path.join(dataDir, 'postgres') });
+      this.infra.metastore = this.postgres.url;
+    }
+    const counts = { management: 1, ingest: 2, compactor: 2, query: 2, gateway: 1, ...this.options.counts };
+    if (this.options.kafkaBrokers) this.infra.kafka = this.options.kafkaBrokers;
+    else {
+      say("starting the Kafka protocol (librdkafka's mock cluster: in memory, nothing survives a restart)");
+      // The mock's group coordinator never settles a group in which a member gets no partition (a real
+      // broker does): every topic gets at least one partition per compactor. Metrics use partition 0 only.
+      this.kafka = await MockKafkaCluster.start({
+        brokers: 3,
+        topics: [
+          {
+            name: TOPIC,
+            partitions: Math.max(this.options.eventPartitions ?? 4, counts.compactor),
+            replicationFactor: 3,
+          },
+          { name: METRICS_TOPIC, partitions: counts.compactor, replicationFactor: 3 },
+        ],
+      });
+      this.infra.kafka = this.kafka.bootstrap;
+      if (this.postgres !== null) resetLogOffsets(this.postgres);
+    }
+    if (this.options.s3) this.infra.s3 = this.options.s3.endpoint;
+    else {
+      say('starting an S3 fake (s3rver)');
+      this.s3Fake = await S3Fake.start({ dir: path.join(dataDir, 's3'), buckets: [BUCKET] });
+      this.infra.s3 = this.s3Fake.endpoint;
+    }
+
+    const add = (role: ClusterRole, i: number, extra: Record<string, string> = {}, port?: number) => {
+      const name = `${role}-${i}`;
+      const node = new RoleProcess({
+        role,
+        name,
+        dir: path.join(dataDir, 'nodes', name),
+        env: { ...this.sharedEnv(), ...extra },
+        port,
+        echo: this.options.echo,
+      });
+      this.nodes.push(node);
+      return node;
+    };
+    // Management first: it migrates the schema and bootstraps the organization and the token.
+    say('starting the management node');
+    const management = Array.from({ length: counts.management }, (_, i) =>
+      add('management', i + 1, { QUARRY_BOOTSTRAP_TOKEN: this.token }),
+    );
+    await Promise.all(management.map((n) => n.start()));
+    say(`starting ${counts.ingest} ingest, ${counts.compactor} compactor and ${counts.query} query nodes`);
+    const workers = [
+      ...Array.from({ length: counts.ingest }, (_, i) => add('ingest', i + 1)),
+      ...Array.from({ length: counts.compactor }, (_, i) => add('compactor', i + 1)),
+      ...Array.from({ length: counts.query }, (_, i) => add('query', i + 1)),
+    ];
+    await Promise.all(workers.map((n) => n.start()));
+    const urls = (role: ClusterRole) =>
+      this.nodesOf(role)
+        .map((n) => n.url)
+        .join(',');
+    say('starting the gateway');
+    const gateway = add(
+      'gateway',
+      1,
+      {
+        QUARRY_GATEWAY_INGEST_URLS: urls('ingest'),
+        QUARRY_GATEWAY_QUERY_URLS: urls('query'),
+        QUARRY_GATEWAY_MANAGEMENT_URLS: urls('management'),
+        QUARRY_GATEWAY_HEALTH_INTERVAL_MS: '500',
+      },
+      this.options.port || undefined,
+    );
+    await gateway.start();
+    this.writeClusterJson();
+  }
+
+  private sharedEnv(): Record<string, string> {
+    const s3 = this.options.s3;
+    return {
+      QUARRY_METASTORE_URL: this.infra.metastore,
+      QUARRY_KAFKA_BROKERS: this.infra.kafka,
+      QUARRY_KAFKA_TOPIC: TOPIC,
+      QUARRY_KAFKA_METRICS_TOPIC: METRICS_TOPIC,
+      QUARRY_S3_ENDPOINT: this.infra.s3,
+      QUARRY_S3_BUCKET: s3?.bucket ?? BUCKET,
+      QUARRY_S3_REGION: s3?.region ?? this.s3Fake?.region ?? 'us-east-1',
+      QUARRY_S3_FORCE_PATH_STYLE: 'true',
+      QUARRY_S3_CREATE_BUCKET: 'true',
+      AWS_ACCESS_KEY_ID: s3?.accessKeyId ?? this.s3Fake?.accessKeyId ?? process.env.AWS_ACCESS_KEY_ID ?? '',
+      AWS_SECRET_ACCESS_KEY:
+        s3?.secretAccessKey ?? this.s3Fake?.secretAccessKey ?? process.env.AWS_SECRET_ACCESS_KEY ?? '',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // Eight processes share this machine's cores: one worker thread each unless told otherwise.
+      QUARRY_WORKER_THREADS: '1',
+      QUARRY_QUERY_WORKERS: '1',
+      QUARRY_COLUMN_CACHE_BYTES: String(256 * 1024 * 1024),
+      QUARRY_QUERY_WORKER_HEAP_MB: '512',
+      QUARRY_OBJECT_CACHE_BYTES: String(512 * 1024 * 1024),
+      ...this.options.env,
+    };
+  }
+
+  /** Writes `$dataDir/cluster.json` (gateway URL, token, processes). */
+  writeClusterJson(): ClusterJson {
+    const json: ClusterJson = {
+      gateway: this.url,
+      token: this.token,
+      processes: this.processes(),
+      infrastructure: this.infra,
+    };
+    fs.writeFileSync(path.join(this.options.dataDir, 'cluster.json'), `${JSON.stringify(json, null, 2)}\n`);
+    return json;
+  }
+
+  /**
+   * Stops everything: first the gateway and the ingest nodes (no new acknowledgements), then the rest,
+   * then the infrastructure this cluster started.
+   */
+  async stop(): Promise<void> {
+    const order: ClusterRole[] = ['gateway', 'ingest', 'query', 'compactor', 'management'];
+    for (const role of order) await Promise.all(this.nodesOf(role).map((n) => n.stop('SIGTERM')));
+    await this.kafka?.stop();
+    await this.s3Fake?.stop();
+    await this.postgres?.stop();
+  }
+}
+
+function readPreviousToken(dataDir: string): string | undefined {
+  try {
+    const json = JSON.parse(
+      fs.readFileSync(path.join(dataDir, 'cluster.json'), 'utf8'),
+    ) as Partial<ClusterJson>;
+    return typeof json.token === 'string' && json.token.startsWith('xaat-') ? json.token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The mock Kafka starts empty every time, so offsets committed against an earlier one mean nothing:
+ * start its partitions over. (With a real broker the log persists and nothing is reset.)
+ */
+function resetLogOffsets(postgres: LocalPostgres): void {
+  const hasSchema = postgres.psql("SELECT to_regclass('public.log_offsets') IS NOT NULL", 'quarry').trim();
+  if (hasSchema !== 't') return;
+  postgres.psql('SELECT quarry_reset_log_offsets()', 'quarry');
+}
