@@ -14,8 +14,8 @@ describeCluster('cluster faults', () => {
     // Local Kafka and S3 even where CI provides external ones: these tests stop and start them.
     target = await startClusterTarget(
       {
-        // A dead compactor's partitions move after the group's session timeout: keep the test short.
-        QUARRY_KAFKA_SESSION_TIMEOUT_MS: '6000',
+        // A dead compactor's partitions move once its leases expire: keep the test short.
+        QUARRY_COMPACTOR_LEASE_MS: '4000',
         QUARRY_READ_YOUR_WRITES_TIMEOUT_MS: '8000',
       },
       { external: false },

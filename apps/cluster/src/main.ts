@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalCluster, type ClusterRole } from '@quarry/local-cluster';
 
-const HELP = `npm run cluster [-- --ingest N --query N --compactor N --management N]
+const HELP = `npm run cluster [-- --ingest N --query N --compactor N --management N --s3 auto|fake|radosgw]
 
 Starts a Quarry cluster on this machine: PostgreSQL, the Kafka protocol and S3 (from the environment
 when given, otherwise local ones), then every role as its own process and a gateway in front.
@@ -15,7 +15,12 @@ Environment:
   QUARRY_KAFKA_BROKERS    an existing Kafka (default: librdkafka's mock cluster, in memory; the topics
                           quarry-ingest and quarry-metrics must exist on a real one)
   QUARRY_S3_ENDPOINT      an existing S3-compatible store (with QUARRY_S3_BUCKET, AWS_ACCESS_KEY_ID and
-                          AWS_SECRET_ACCESS_KEY; default: an S3 fake)
+                          AWS_SECRET_ACCESS_KEY); otherwise --s3 picks a local one: Ceph radosgw when
+                          installed and run as root (auto, the default; it starts empty every time),
+                          or an S3 fake that keeps its objects in QUARRY_DATA_DIR/s3
+
+The local Kafka is librdkafka's mock cluster: it keeps nothing once stopped, so Ctrl-C first stops the
+ingest nodes and waits for the compactors to compact everything it holds.
 `;
 
 async function main(): Promise<void> {
@@ -26,6 +31,7 @@ async function main(): Promise<void> {
       query: { type: 'string' },
       compactor: { type: 'string' },
       management: { type: 'string' },
+      s3: { type: 'string' },
     },
   });
   if (values.help) {
@@ -44,6 +50,12 @@ async function main(): Promise<void> {
     }
     counts[role] = n;
   }
+  const localS3 = values.s3 ?? 'auto';
+  if (localS3 !== 'auto' && localS3 !== 'fake' && localS3 !== 'radosgw') {
+    process.stderr.write(`--s3 must be auto, fake or radosgw, not ${JSON.stringify(localS3)}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const env = process.env;
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   const dataDir = path.resolve(env.QUARRY_DATA_DIR || './data');
@@ -60,6 +72,7 @@ async function main(): Promise<void> {
       s3: env.QUARRY_S3_ENDPOINT
         ? { endpoint: env.QUARRY_S3_ENDPOINT, bucket: env.QUARRY_S3_BUCKET || undefined }
         : undefined,
+      localS3,
       progress: (line) => process.stdout.write(`  ${line}\n`),
     });
   } catch (err) {

@@ -6,3 +6,4 @@ export * from './postgres';
 export * from './ports';
 export * from './role-process';
 export * from './local-cluster';
+export * from './drain';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { waitForCompaction } from './drain';
 import { MockKafkaCluster } from './mock-kafka';
+import { Radosgw } from './radosgw';
 import { LocalPostgres } from './postgres';
 import { RoleProcess, type ClusterRole } from './role-process';
 import { S3Fake, type S3FakeHandle } from './s3-fake';
@@ -23,6 +25,12 @@ export interface LocalClusterOptions {
   metastoreUrl?: string;
   kafkaBrokers?: string;
   s3?: { endpoint: string; bucket?: string; accessKeyId?: string; secretAccessKey?: string; region?: string };
+  /**
+   * Which local S3 to start when `s3` is unset: `fake` (s3rver, objects kept in `dataDir/s3`), `radosgw`
+   * (Ceph, root only, ~20 s, starts empty every time), or `auto`: radosgw when installed and allowed,
+   * else the fake. Default `fake`.
+   */
+  localS3?: 'auto' | 'fake' | 'radosgw';
   /** Partitions of the local mock Kafka's events topic. */
   eventPartitions?: number;
   /** Copy every process's output here (the CLI passes stdout). */
@@ -60,6 +68,7 @@ export class LocalCluster {
   private postgres: LocalPostgres | null = null;
   private kafka: MockKafkaCluster | null = null;
   private s3Fake: S3FakeHandle | null = null;
+  private radosgw: Radosgw | null = null;
   private infra = { metastore: '', kafka: '', s3: '' };
   token = '';
 
@@ -132,24 +141,33 @@ export class LocalCluster {
     if (this.options.kafkaBrokers) this.infra.kafka = this.options.kafkaBrokers;
     else {
       say("starting the Kafka protocol (librdkafka's mock cluster: in memory, nothing survives a restart)");
-      // The mock's group coordinator never settles a group in which a member gets no partition (a real
-      // broker does): every topic gets at least one partition per compactor. Metrics use partition 0 only.
+      // The mock keeps only 5 MB per partition (librdkafka's mock deletes older records): more partitions
+      // and consumers that fetch eagerly (QUARRY_KAFKA_BUFFER_BYTES below) hold what Kafka would.
+      // Metrics use partition 0 only (one order of points per series).
       this.kafka = await MockKafkaCluster.start({
         brokers: 3,
         topics: [
-          {
-            name: TOPIC,
-            partitions: Math.max(this.options.eventPartitions ?? 4, counts.compactor),
-            replicationFactor: 3,
-          },
-          { name: METRICS_TOPIC, partitions: counts.compactor, replicationFactor: 3 },
+          { name: TOPIC, partitions: this.options.eventPartitions ?? 8, replicationFactor: 3 },
+          { name: METRICS_TOPIC, partitions: 1, replicationFactor: 3 },
         ],
       });
       this.infra.kafka = this.kafka.bootstrap;
       if (this.postgres !== null) resetLogOffsets(this.postgres);
     }
+    const localS3 = this.options.localS3 ?? 'fake';
     if (this.options.s3) this.infra.s3 = this.options.s3.endpoint;
-    else {
+    else if (localS3 === 'radosgw' || (localS3 === 'auto' && Radosgw.unavailableReason() === null)) {
+      const why = Radosgw.unavailableReason();
+      if (why !== null)
+        throw new Error(
+          `Ceph radosgw cannot start here (${why}): apt-get install -y radosgw ceph-mon ceph-osd, as root`,
+        );
+      say('starting Ceph radosgw (about 20 s; it starts empty every time)');
+      this.radosgw = await Radosgw.start({ dir: path.join(dataDir, 'ceph') });
+      this.infra.s3 = this.radosgw.endpoint;
+      // Blocks registered against an earlier, wiped store would point at nothing: start the catalog over.
+      if (this.postgres !== null) wipeCatalog(this.postgres);
+    } else {
       say('starting an S3 fake (s3rver)');
       this.s3Fake = await S3Fake.start({ dir: path.join(dataDir, 's3'), buckets: [BUCKET] });
       this.infra.s3 = this.s3Fake.endpoint;
@@ -204,18 +222,28 @@ export class LocalCluster {
   private sharedEnv(): Record<string, string> {
     const s3 = this.options.s3;
     return {
+      ...(this.kafka !== null ? { QUARRY_KAFKA_BUFFER_BYTES: String(512 * 1024 * 1024) } : {}),
       QUARRY_METASTORE_URL: this.infra.metastore,
       QUARRY_KAFKA_BROKERS: this.infra.kafka,
       QUARRY_KAFKA_TOPIC: TOPIC,
       QUARRY_KAFKA_METRICS_TOPIC: METRICS_TOPIC,
       QUARRY_S3_ENDPOINT: this.infra.s3,
       QUARRY_S3_BUCKET: s3?.bucket ?? BUCKET,
-      QUARRY_S3_REGION: s3?.region ?? this.s3Fake?.region ?? 'us-east-1',
+      QUARRY_S3_REGION: s3?.region ?? this.s3Fake?.region ?? this.radosgw?.region ?? 'us-east-1',
       QUARRY_S3_FORCE_PATH_STYLE: 'true',
       QUARRY_S3_CREATE_BUCKET: 'true',
-      AWS_ACCESS_KEY_ID: s3?.accessKeyId ?? this.s3Fake?.accessKeyId ?? process.env.AWS_ACCESS_KEY_ID ?? '',
+      AWS_ACCESS_KEY_ID:
+        s3?.accessKeyId ??
+        this.s3Fake?.accessKeyId ??
+        this.radosgw?.accessKeyId ??
+        process.env.AWS_ACCESS_KEY_ID ??
+        '',
       AWS_SECRET_ACCESS_KEY:
-        s3?.secretAccessKey ?? this.s3Fake?.secretAccessKey ?? process.env.AWS_SECRET_ACCESS_KEY ?? '',
+        s3?.secretAccessKey ??
+        this.s3Fake?.secretAccessKey ??
+        this.radosgw?.secretAccessKey ??
+        process.env.AWS_SECRET_ACCESS_KEY ??
+        '',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       // Eight processes share this machine's cores: one worker thread each unless told otherwise.
       QUARRY_WORKER_THREADS: '1',
@@ -240,14 +268,33 @@ export class LocalCluster {
   }
 
   /**
-   * Stops everything: first the gateway and the ingest nodes (no new acknowledgements), then the rest,
-   * then the infrastructure this cluster started.
+   * Stops everything: first the gateway and the ingest nodes (no new acknowledgements); then, when the
+   * Kafka is the local in-memory mock, waits (up to `drainMs`) until the compactors have compacted
+   * everything it holds, since it keeps nothing once stopped; then the rest, then the infrastructure
+   * this cluster started.
    */
-  async stop(): Promise<void> {
-    const order: ClusterRole[] = ['gateway', 'ingest', 'query', 'compactor', 'management'];
-    for (const role of order) await Promise.all(this.nodesOf(role).map((n) => n.stop('SIGTERM')));
+  async stop(drainMs = 30_000): Promise<void> {
+    for (const role of ['gateway', 'ingest'] as const)
+      await Promise.all(this.nodesOf(role).map((n) => n.stop('SIGTERM')));
+    if (this.kafka !== null && drainMs > 0 && this.nodesOf('compactor').some((n) => n.running)) {
+      const drained = await waitForCompaction(
+        {
+          metastoreUrl: this.infra.metastore,
+          brokers: this.infra.kafka,
+          topics: { events: TOPIC, metrics: METRICS_TOPIC },
+        },
+        drainMs,
+      ).catch(() => false);
+      if (!drained)
+        this.options.progress?.(
+          'the compactors did not finish in time: uncompacted events are lost with the in-memory Kafka',
+        );
+    }
+    for (const role of ['query', 'compactor', 'management'] as const)
+      await Promise.all(this.nodesOf(role).map((n) => n.stop('SIGTERM')));
     await this.kafka?.stop();
     await this.s3Fake?.stop();
+    await this.radosgw?.stop();
     await this.postgres?.stop();
   }
 }
@@ -261,6 +308,13 @@ function readPreviousToken(dataDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An emptied object store means an empty catalog: every dataset's data is gone. */
+function wipeCatalog(postgres: LocalPostgres): void {
+  const hasSchema = postgres.psql("SELECT to_regclass('public.blocks') IS NOT NULL", 'quarry').trim();
+  if (hasSchema !== 't') return;
+  postgres.psql('TRUNCATE blocks, metric_blocks, metric_series, metric_metadata, dataset_fields', 'quarry');
 }
 
 /**

@@ -80,6 +80,8 @@ export class KafkaIngestLog implements IngestLog {
   private readers = new Map<number, PartitionReader>();
   private readonly committed = new Map<number, number>();
   private readonly assignmentListeners = new Set<(partitions: number[]) => void>();
+  /** `restrictTo`: the partitions this instance works on (null: every assigned partition). */
+  private focus: Set<number> | null = null;
   private readonly log: ReturnType<typeof adapterLogger>;
   private admin: Admin;
   private adminStale = false;
@@ -209,7 +211,8 @@ export class KafkaIngestLog implements IngestLog {
     const deadline = Date.now() + this.options.readWaitMs;
     for (;;) {
       if (this.closed) throw closedError();
-      if (this.readers.get(partition) !== reader) throw notAssigned(partition);
+      if (this.readers.get(partition) !== reader || !(this.focus?.has(partition) ?? true))
+        throw notAssigned(partition);
       if (reader.cursor !== fromOffset) {
         // Another read of this partition moved the cursor meanwhile: position again.
         if (!(await this.seek(reader, fromOffset))) return [];
@@ -236,6 +239,11 @@ export class KafkaIngestLog implements IngestLog {
     }
   }
 
+  /** Partitions of the topic (as of the last metadata or offsets fetch). */
+  get partitionTotal(): number {
+    return this.partitionCount;
+  }
+
   /** Last known high watermark (from produce acks, fetched batches and `fetchEndOffsets`). */
   endOffset(partition: number): number {
     this.checkPartition(partition);
@@ -245,7 +253,24 @@ export class KafkaIngestLog implements IngestLog {
   /** Partitions assigned to this consumer; all partitions of the topic for a producer-only log. */
   partitions(): number[] {
     if (!this.consumer) return range(this.partitionCount);
-    return [...this.readers.keys()].sort((a, b) => a - b);
+    return [...this.readers.keys()].filter((p) => this.focus?.has(p) ?? true).sort((a, b) => a - b);
+  }
+
+  /**
+   * Works on these partitions only (null: on every assigned one), for owners that split the partitions
+   * among themselves (the cluster's compactors hold a lease per partition). The others stop being
+   * fetched, their buffers are dropped, and reading one fails like an unassigned partition.
+   */
+  restrictTo(partitions: readonly number[] | null): void {
+    this.focus = partitions === null ? null : new Set(partitions);
+    for (const reader of this.readers.values()) {
+      const active = this.focus?.has(reader.partition) ?? true;
+      if (!active) {
+        reader.take(reader.size); // free the memory; the next read after a regain seeks
+        reader.wake();
+      }
+      if (active === reader.paused) this.setPaused(reader, !active);
+    }
   }
 
   /**
@@ -467,7 +492,8 @@ export class KafkaIngestLog implements IngestLog {
     // Stale: a seek of this partition is pending, the batch comes from the old position.
     if (this.closed || isStale()) return;
     const reader = this.readers.get(batch.partition);
-    if (!reader) return;
+    // Not ours (any more): a fetch that raced `restrictTo`; a later read seeks anyway.
+    if (!reader || !(this.focus?.has(batch.partition) ?? true)) return;
     this.noteHighWatermark(batch.partition, Number(batch.highWatermark));
     // `fetchedOffset` is where the fetch started (kafkajs's Batch has it; its typings do not).
     const fetched = (batch as { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
@@ -485,8 +511,9 @@ export class KafkaIngestLog implements IngestLog {
       next.set(partition, reader);
       // kafkajs restarts a kept partition at the group's committed offset: continue after our buffer.
       if (reader.next !== undefined) this.seekConsumer(partition, reader.next);
-      // A crash-restart loses kafkajs's pause state; a revoked-and-returned partition may still be paused.
-      this.setPaused(reader, reader.paused);
+      // A crash-restart loses kafkajs's pause state; a revoked-and-returned partition may still be paused,
+      // and one outside `restrictTo` stays paused.
+      this.setPaused(reader, reader.paused || !(this.focus?.has(partition) ?? true));
     }
     for (const [partition, reader] of this.readers) {
       if (next.has(partition)) continue;
@@ -515,7 +542,7 @@ export class KafkaIngestLog implements IngestLog {
     const partition = reader.partition;
     const watermarks = (await this.fetchOffsets()).get(partition);
     if (!watermarks) throw notAssigned(partition);
-    if (offset < watermarks.low) throw truncated(offset, watermarks.low);
+    if (offset < watermarks.low) throw truncated(partition, offset, watermarks.low);
     if (offset > watermarks.high) return false;
     if (this.closed) throw closedError();
     if (this.readers.get(partition) !== reader) throw notAssigned(partition);
@@ -532,7 +559,7 @@ export class KafkaIngestLog implements IngestLog {
    */
   private async checkGap(reader: PartitionReader, offset: number): Promise<void> {
     const watermarks = (await this.fetchOffsets()).get(reader.partition);
-    if (watermarks && offset < watermarks.low) throw truncated(offset, watermarks.low);
+    if (watermarks && offset < watermarks.low) throw truncated(reader.partition, offset, watermarks.low);
     reader.gapCheckedAt = offset;
   }
 
@@ -561,7 +588,7 @@ export class KafkaIngestLog implements IngestLog {
 
   private assignedReader(partition: number): PartitionReader {
     const reader = this.readers.get(partition);
-    if (!reader) throw notAssigned(partition);
+    if (!reader || !(this.focus?.has(partition) ?? true)) throw notAssigned(partition);
     return reader;
   }
 
@@ -663,11 +690,12 @@ function notAssigned(partition: number): QuarryError {
   });
 }
 
-function truncated(offset: number, logStart: number): QuarryError {
-  return new QuarryError('not_found', `log offset ${offset} was truncated (log starts at ${logStart})`, {
-    code: 'log_offset_truncated',
-    details: { logStart },
-  });
+function truncated(partition: number, offset: number, logStart: number): QuarryError {
+  return new QuarryError(
+    'not_found',
+    `log offset ${offset} of partition ${partition} was truncated (log starts at ${logStart})`,
+    { code: 'log_offset_truncated', details: { logStart, partition } },
+  );
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {

@@ -1,5 +1,15 @@
 import type { SqlDatabase } from './sql-database.port';
-import { numberOf } from './sql-values';
+import { jsonOf, numberOf } from './sql-values';
+
+/** Every version counter and committed offset a catalog copy depends on, read in one statement. */
+export interface CatalogVersions {
+  datasetsEpoch: number;
+  blockVersions: Map<string, number>;
+  metricBlockVersions: Map<string, number>;
+  /** Events log: partition → committed offset. */
+  committed: Map<number, number>;
+  metricsCommitted: number;
+}
 
 /**
  * What the processes of a cluster share besides the catalog rows: version counters that tell a node
@@ -14,6 +24,30 @@ export class ClusterRepository {
       "SELECT version FROM catalog_epochs WHERE name = 'datasets'",
     );
     return rows.length > 0 ? numberOf(rows[0].version) : 0;
+  }
+
+  /**
+   * The counters and offsets of `CatalogVersions` in ONE statement (one snapshot, one round trip): a
+   * node whose copy is current learns so at the cost of this query alone.
+   */
+  async catalogVersions(): Promise<CatalogVersions> {
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT
+         (SELECT version FROM catalog_epochs WHERE name = 'datasets') AS datasets_epoch,
+         (SELECT coalesce(json_agg(json_build_array(dataset_id, version)), '[]') FROM block_versions) AS blocks,
+         (SELECT coalesce(json_agg(json_build_array(dataset_id, version)), '[]') FROM metric_block_versions) AS metric_blocks,
+         (SELECT coalesce(json_agg(json_build_array(partition, committed_offset)), '[]') FROM log_offsets) AS committed,
+         (SELECT committed_offset FROM metric_log_offsets WHERE partition = 0) AS metrics_committed`,
+    );
+    const row = rows[0];
+    const pairs = (value: unknown) => jsonOf<[string | number, number | string][]>(value);
+    return {
+      datasetsEpoch: row.datasets_epoch === null ? 0 : numberOf(row.datasets_epoch),
+      blockVersions: new Map(pairs(row.blocks).map(([id, v]) => [String(id), Number(v)])),
+      metricBlockVersions: new Map(pairs(row.metric_blocks).map(([id, v]) => [String(id), Number(v)])),
+      committed: new Map(pairs(row.committed).map(([p, o]) => [Number(p), Number(o)])),
+      metricsCommitted: row.metrics_committed === null ? 0 : numberOf(row.metrics_committed),
+    };
   }
 
   /**
@@ -35,6 +69,15 @@ export class ClusterRepository {
   /** Gives the lease up early (a clean shutdown), if `holder` has it. */
   async releaseLease(name: string, holder: string): Promise<void> {
     await this.db.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder]);
+  }
+
+  /** Live holders of the leases whose names start with `prefix`, sorted (membership rows). */
+  async liveHolders(prefix: string): Promise<string[]> {
+    const rows = await this.db.query<{ holder: string }>(
+      `SELECT DISTINCT holder COLLATE "C" AS holder FROM leases WHERE starts_with(name, $1) AND expires_at >= now() ORDER BY 1`,
+      [prefix],
+    );
+    return rows.map((r) => r.holder);
   }
 
   /** Who holds `name` now, if anyone (for /v1/cluster and tests). */

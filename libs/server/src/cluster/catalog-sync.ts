@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { BlockRecord } from '@quarry/contracts';
-import type { DatasetRecord, Metastore, MetricBlockRecord } from '@quarry/metastore';
+import type { CatalogVersions, DatasetRecord, Metastore, MetricBlockRecord } from '@quarry/metastore';
 import type { MetricsStore } from '@quarry/metrics-store';
 import type { BlockIndex } from '../storage/block-index';
 import type { DatasetRegistry } from '../storage/dataset-registry';
@@ -52,7 +52,7 @@ export class CatalogSync {
   private next: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** Refreshes applied, and when the last one completed (for /metrics). */
-  readonly totals = { refreshes: 0, failures: 0, lastRefreshMs: 0 };
+  readonly totals = { refreshes: 0, unchanged: 0, failures: 0, lastRefreshMs: 0 };
 
   constructor(
     private readonly metastore: Metastore,
@@ -100,6 +100,13 @@ export class CatalogSync {
   private async runOnce(): Promise<void> {
     let snapshot: Snapshot;
     try {
+      // Usually nothing changed: one statement says so. Otherwise the changes are read in a snapshot.
+      if (this.totals.refreshes > 0 && this.isCurrent(await this.metastore.cluster.catalogVersions())) {
+        this.totals.refreshes++;
+        this.totals.unchanged++;
+        this.totals.lastRefreshMs = Date.now();
+        return;
+      }
       snapshot = await this.read();
     } catch (err) {
       this.totals.failures++;
@@ -108,6 +115,20 @@ export class CatalogSync {
     this.apply(snapshot);
     this.totals.refreshes++;
     this.totals.lastRefreshMs = Date.now();
+  }
+
+  /** True when `versions` describes exactly what this copy holds. */
+  private isCurrent(versions: CatalogVersions): boolean {
+    if (versions.datasetsEpoch !== this.datasetsEpoch) return false;
+    for (const [partition, offset] of versions.committed)
+      if ((this.committed.get(partition) ?? 0) !== offset) return false;
+    if (this.targets.blocks !== null && changedIds(versions.blockVersions, this.blockVersions).length > 0)
+      return false;
+    if (this.targets.metrics !== null) {
+      if (versions.metricsCommitted !== this.metricsCommitted) return false;
+      if (changedIds(versions.metricBlockVersions, this.metricVersions).length > 0) return false;
+    }
+    return true;
   }
 
   private read(): Promise<Snapshot> {

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { KafkaIngestLog, type KafkaLogOptions } from '@quarry/log';
 import type { KafkaConfig } from '../config/config';
 
+const FOLLOW_FETCH_WAIT_MS = 10;
+
 /** What a process does with a topic: produce to it, compact it in the shared group, or follow all of it. */
 export type KafkaLogUse = 'append' | 'compact' | 'follow';
 
@@ -31,11 +33,21 @@ export function openKafkaLog(
     sasl: kafka.sasl,
     maxMessageBytes: kafka.maxMessageBytes,
     sessionTimeoutMs: kafka.sessionTimeoutMs,
+    logLevel: kafka.logLevel,
+    bufferMaxBytes: kafka.bufferBytes,
     heartbeatIntervalMs: Math.min(3_000, Math.floor(kafka.sessionTimeoutMs / 3)),
   };
+  // Compactors split the partitions through leases in the metastore (PartitionOwnership), not a shared
+  // consumer group: each reads through a group of its own and restricts itself to what it owns.
   if (use === 'compact')
-    options.groupId = log === 'events' ? kafka.compactorGroup : `${kafka.compactorGroup}-metrics`;
-  if (use === 'follow') options.groupId = `quarry-follow-${log}-${nodeId}-${randomBytes(4).toString('hex')}`;
+    options.groupId = `${kafka.compactorGroup}-${log}-${nodeId}-${randomBytes(4).toString('hex')}`;
+  if (use === 'follow') {
+    options.groupId = `quarry-follow-${log}-${nodeId}-${randomBytes(4).toString('hex')}`;
+    // A query waits for its node to have every acknowledged record: poll often. (A broker answers a
+    // long poll as soon as data arrives, but not every Kafka-protocol server does, and a short wait
+    // costs a few small requests a second on an idle topic.)
+    options.fetchMaxWaitMs = FOLLOW_FETCH_WAIT_MS;
+  }
   // Metrics keep one order of points: every record goes to partition 0 (docs/adr/0005).
   if (log === 'metrics' && use === 'append') options.fixedPartition = 0;
   return KafkaIngestLog.open(options);

@@ -111,6 +111,21 @@ export class LogFollower {
         }
         this.lastError = null;
       } catch (err) {
+        const details = (err as { details?: { logStart?: unknown; partition?: unknown } }).details;
+        const logStart = details?.logStart;
+        const truncatedAt = typeof details?.partition === 'number' ? details.partition : undefined;
+        if ((err as { code?: string }).code === 'log_offset_truncated' && typeof logStart === 'number') {
+          // Retention deleted records this node never read: they are lost to it (the compactors say
+          // whether they are lost altogether). Go on from the log's start.
+          this.logger.error(`${(err as Error).message}: continuing from offset ${logStart}`);
+          for (const partition of this.log.partitions())
+            if (
+              this.position(partition) < logStart &&
+              (truncatedAt === undefined || truncatedAt === partition)
+            )
+              this.positions.set(partition, logStart);
+          continue;
+        }
         this.lastError = err as Error;
         this.logger.warn(`reading the ${this.name} log failed: ${(err as Error).message}`);
         await this.sleep(1000);

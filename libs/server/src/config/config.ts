@@ -196,7 +196,12 @@ export const CONFIG_VARIABLES = {
   QUARRY_KAFKA_COMPACTOR_GROUP: {
     schema: z.string().min(1),
     default: 'quarry-compactor',
-    help: 'Consumer group of the compactor nodes; each metrics topic uses this name with a "-metrics" suffix.',
+    help: "Prefix of the compactor nodes' consumer groups (one per node and topic; the nodes split the partitions through leases in the metastore).",
+  },
+  QUARRY_COMPACTOR_LEASE_MS: {
+    schema: int(1_000, 300_000),
+    default: '10000',
+    help: "Cluster: how long a compactor's partition leases last without renewal: a dead compactor's partitions move to the others after at most this long.",
   },
   QUARRY_KAFKA_SSL: {
     schema: booleanVar,
@@ -229,6 +234,16 @@ export const CONFIG_VARIABLES = {
     schema: int(3_000, 300_000),
     default: '10000',
     help: "Consumer session timeout: how long a silent compactor keeps its partitions before the group's other members take them over.",
+  },
+  QUARRY_KAFKA_BUFFER_BYTES: {
+    schema: int(1024 * 1024, 64 * 1024 * MiB),
+    default: String(16 * MiB),
+    help: 'Fetched log bytes a compactor or query node holds per partition before it stops fetching that partition (Kafka keeps the rest).',
+  },
+  QUARRY_KAFKA_LOG_LEVEL: {
+    schema: z.enum(['nothing', 'error', 'warn', 'info', 'debug']),
+    default: 'warn',
+    help: 'Log level of the Kafka client (kafkajs) and of the Kafka log adapter.',
   },
   QUARRY_S3_ENDPOINT: {
     schema: z.string().url('must be a URL such as http://127.0.0.1:9000').optional(),
@@ -342,6 +357,7 @@ export interface QuarryConfig {
   authCacheMs: number;
   catalogRefreshMs: number;
   readYourWritesTimeoutMs: number;
+  compactorLeaseMs: number;
   nodeId: string;
   orphanMinAgeMs: number;
 }
@@ -358,6 +374,8 @@ export interface KafkaConfig {
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   maxMessageBytes: number;
   sessionTimeoutMs: number;
+  logLevel: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+  bufferBytes: number;
 }
 
 export interface S3Config {
@@ -414,6 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     authCacheMs: values.QUARRY_AUTH_CACHE_MS as number,
     catalogRefreshMs: values.QUARRY_CATALOG_REFRESH_MS as number,
     readYourWritesTimeoutMs: values.QUARRY_READ_YOUR_WRITES_TIMEOUT_MS as number,
+    compactorLeaseMs: values.QUARRY_COMPACTOR_LEASE_MS as number,
     nodeId: (values.QUARRY_NODE_ID as string | undefined) ?? `${os.hostname()}-${process.pid}`,
     orphanMinAgeMs: values.QUARRY_ORPHAN_MIN_AGE_MS as number,
     port: values.PORT as number,
@@ -475,6 +494,8 @@ function kafkaConfig(values: Record<string, unknown>, problems: string[]): Kafka
         : undefined,
     maxMessageBytes: values.QUARRY_KAFKA_MAX_MESSAGE_BYTES as number,
     sessionTimeoutMs: values.QUARRY_KAFKA_SESSION_TIMEOUT_MS as number,
+    logLevel: values.QUARRY_KAFKA_LOG_LEVEL as KafkaConfig['logLevel'],
+    bufferBytes: values.QUARRY_KAFKA_BUFFER_BYTES as number,
   };
 }
 

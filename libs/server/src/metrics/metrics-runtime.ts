@@ -35,6 +35,8 @@ export interface MetricsRuntimeOptions {
   applyLocally: boolean;
   /** Cluster: refreshes the registry before points of an unknown dataset are dropped as deleted. */
   refreshCatalog?: () => Promise<void>;
+  /** Cluster: whether this node owns the metrics partition now (its lease); default: when the log has it. */
+  ownsPartition?: () => boolean;
 }
 
 /**
@@ -133,7 +135,8 @@ export class MetricsRuntime {
     const log = this.options.compactionLog;
     if (log === null) return total;
     // Cluster: only the compactor the consumer group gave the metrics partition compacts it.
-    while (log.partitions().includes(METRICS_PARTITION)) {
+    const owns = this.options.ownsPartition ?? (() => log.partitions().includes(METRICS_PARTITION));
+    while (owns()) {
       const step = await this.lock.run(() => this.compactStep(log));
       if (!step) break;
       total.blocks += step.blocks;

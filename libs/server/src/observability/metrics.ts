@@ -134,6 +134,11 @@ export class QuarryMetrics {
       () => storage.compactor?.totals.conflicts ?? 0,
     );
     gauge(
+      'quarry_log_records_lost',
+      "Acknowledged log records the log's retention deleted before they were compacted (must stay 0; cluster).",
+      () => storage.compactor?.totals.lostRecords ?? 0,
+    );
+    gauge(
       'quarry_catalog_refreshes',
       'Catalog refreshes applied since start (cluster nodes).',
       () => storage.sync?.totals.refreshes ?? 0,

@@ -13,6 +13,9 @@ import { encodeLogRecord, encodeLogRecordV1 } from './log-codec';
 import { StorageCatalog } from './storage-catalog';
 import { TailBuffer } from './tail-buffer';
 import { bootStorage } from './storage-testing';
+import { AsyncMutex } from './async-mutex';
+import { Compactor } from './compactor';
+import { CpuPool } from '../workers/cpu-pool';
 import { addToTail } from './tail-testing';
 
 /**
@@ -161,6 +164,42 @@ describe('Compactor', () => {
     const after = await objects.list('blocks/');
     expect(after.length).toBe(before.length + 1); // only the block of the new record stayed
     keepRecords.mockRestore();
+  }, 60_000);
+
+  it('compacts records of a dataset another node created after this one last refreshed (cluster), never dropping them', async () => {
+    const storage = await boot();
+    await storage.compactor.replay();
+    // Created through a management node: this process's registry has not heard of it.
+    const fresh = await metastore.datasets.create({
+      name: 'fresh',
+      description: '',
+      kind: 'axiom:events:v1',
+      who: 'u',
+    });
+    expect(storage.registry.getById(fresh.id)).toBeUndefined();
+    const refreshes: number[] = [];
+    const compactor = new Compactor(
+      log,
+      objects,
+      metastore,
+      storage.registry,
+      storage.blocks,
+      storage.tail,
+      new AsyncMutex(),
+      CpuPool.create(0),
+      {
+        applyLocally: false,
+        refreshCatalog: async () => {
+          refreshes.push(Date.now());
+          storage.registry.replaceAll(await metastore.datasets.list());
+        },
+      },
+    );
+    await append(fresh.id, [5, 6, 7]);
+    await compactor.flush();
+    expect(refreshes).toHaveLength(1);
+    const blocks = await metastore.blocks.listBlocks(fresh.id);
+    expect(blocks.reduce((n, b) => n + b.rowCount, 0)).toBe(3);
   }, 60_000);
 
   it('builds the same block from the tail batches as from the log records (v1 and v2) as from the events', async () => {

@@ -39,6 +39,8 @@ export interface CompactorOptions {
    * know are dropped as "deleted": the dataset may just have been created through another node.
    */
   refreshCatalog?: () => Promise<void>;
+  /** The partitions to compact now (cluster: those whose lease this node holds); default all of the log's. */
+  partitions?: () => number[];
 }
 
 /**
@@ -57,7 +59,7 @@ export class Compactor {
   private logEpoch: number | null = null;
   private readonly loop = new BackgroundLoop('compaction', this.logger, () => this.flush());
   /** Work done since start, for metrics. */
-  readonly totals = { records: 0, blocks: 0, rows: 0, conflicts: 0 };
+  readonly totals = { records: 0, blocks: 0, rows: 0, conflicts: 0, lostRecords: 0 };
   private readonly options: CompactorOptions;
 
   constructor(
@@ -122,7 +124,7 @@ export class Compactor {
   /** Compacts everything currently in the log partitions this process consumes. */
   async flush(): Promise<CompactionResult> {
     const total: CompactionResult = { records: 0, blocks: 0, rows: 0 };
-    for (const partition of this.log.partitions()) {
+    for (const partition of this.options.partitions?.() ?? this.log.partitions()) {
       for (;;) {
         const result = await this.lock.run(() => this.flushOnce(partition));
         if (result === null || result.records === 0) break;
@@ -135,6 +137,33 @@ export class Compactor {
       }
     }
     return total;
+  }
+
+  /**
+   * The log's retention deleted records before they were compacted (Kafka's retention too short for a
+   * compactor outage, or the in-memory mock's 5 MB per partition). They cannot be read any more: say so
+   * loudly, count them, and move the committed offset to the log's start (compare-and-set, like a
+   * compaction step), rather than stall the partition forever.
+   */
+  private async skipTruncated(
+    partition: number,
+    from: number,
+    logStart: number,
+  ): Promise<CompactionResult | null> {
+    if (!Number.isSafeInteger(logStart) || logStart <= from) return null;
+    const lost = logStart - from;
+    this.logger.error(
+      `partition ${partition}: ${lost} acknowledged log records (offsets ${from}-${logStart - 1}) were deleted by the log's retention before they were compacted; they are lost`,
+    );
+    try {
+      await this.metastore.blocks.registerBlocks([], { partition, offset: logStart, expectedOffset: from });
+      this.totals.lostRecords += lost;
+      this.nextOffsets.set(partition, logStart);
+    } catch (err) {
+      if (!(isQuarryError(err) && err.code === 'log_offset_moved')) throw err;
+      this.nextOffsets.delete(partition);
+    }
+    return null;
   }
 
   /** One step over one partition; null when the partition is no longer this process's to compact. */
@@ -150,9 +179,15 @@ export class Compactor {
     try {
       records = await this.log.read(partition, from, MAX_RECORDS_PER_FLUSH);
     } catch (err) {
-      // Revoked by a rebalance between partitions() and this read: another compactor has it now. Or
-      // this process fell behind one that compacted (and truncated) past it: reload the offset.
-      if (isQuarryError(err) && (err.code === 'log_partition_not_assigned' || err.kind === 'not_found')) {
+      // Revoked between partitions() and this read: another compactor has it now.
+      if (isQuarryError(err) && err.code === 'log_partition_not_assigned') {
+        this.nextOffsets.delete(partition);
+        return null;
+      }
+      if (isQuarryError(err) && err.code === 'log_offset_truncated')
+        return this.skipTruncated(partition, from, Number(err.details?.logStart));
+      // This process fell behind one that compacted (and truncated) past it: reload the offset.
+      if (isQuarryError(err) && err.kind === 'not_found') {
         this.nextOffsets.delete(partition);
         return null;
       }

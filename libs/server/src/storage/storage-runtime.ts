@@ -7,7 +7,6 @@ import { Metastore, PgDatabase, type DatasetRecord } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AggregateOffload } from '@quarry/query-exec';
 import type { QuarryConfig } from '../config/config';
-import { MetricsRuntime } from '../metrics/metrics-runtime';
 import { AsyncMutex } from './async-mutex';
 import { BlockIndex } from './block-index';
 import { BlockMerger, DEFAULT_MERGE_POLICY } from './block-merger';
@@ -25,6 +24,8 @@ import { CatalogSync } from '../cluster/catalog-sync';
 import { Lease } from '../cluster/lease';
 import { LogFollower } from '../cluster/log-follower';
 import { openKafkaLog } from '../cluster/kafka-logs';
+import { PartitionOwnership } from '../cluster/partition-ownership';
+import { METRICS_PARTITION, MetricsRuntime } from '../metrics/metrics-runtime';
 import type { KafkaIngestLog } from '@quarry/log';
 
 /** The parts a process opened for its roles (absent parts are null). */
@@ -50,6 +51,7 @@ interface StorageParts {
   sync: CatalogSync | null;
   followers: { events: LogFollower; metrics: LogFollower } | null;
   lease: Lease | null;
+  ownership: PartitionOwnership | null;
   /** Every Kafka client this process opened (closed on shutdown). */
   kafkaLogs: KafkaIngestLog[];
   /** Other things to close, in order. */
@@ -198,7 +200,7 @@ export class StorageRuntime {
       ...StorageRuntime.queryWorkers(config, objectsSpec, false),
       ...{ metastore, log, objects, objectsSpec, registry, blocks, tail, lock, compactor, catalog },
       ...{ lockFile, metrics, merger, cpu, closers },
-      ...{ sync: null, followers: null, lease: null, kafkaLogs: [] },
+      ...{ sync: null, followers: null, lease: null, ownership: null, kafkaLogs: [] },
     };
   }
 
@@ -242,6 +244,30 @@ export class StorageRuntime {
     const compactMetrics = compacts ? await open('metrics', 'compact') : null;
 
     const lease = compacts ? new Lease(metastore, MERGE_LEASE, config.nodeId, MERGE_LEASE_MS) : null;
+    // Compactors split the partitions of both logs among themselves through leases.
+    let ownership: PartitionOwnership | null = null;
+    if (compactLog !== null && compactMetrics !== null) {
+      const partitionsOf = (log: KafkaIngestLog) => Array.from({ length: log.partitionTotal }, (_, p) => p);
+      ownership = new PartitionOwnership(
+        metastore,
+        config.nodeId,
+        () =>
+          new Map([
+            ['events', partitionsOf(compactLog)],
+            ['metrics', [METRICS_PARTITION]],
+          ]),
+        config.compactorLeaseMs,
+        (log, owned) => {
+          if (log === 'events') {
+            compactLog.restrictTo(owned);
+            compactor?.forgetPartitions();
+          } else compactMetrics.restrictTo(owned);
+        },
+      );
+      // Nothing is compacted before the first round has decided who owns what.
+      compactLog.restrictTo([]);
+      compactMetrics.restrictTo([]);
+    }
     let sync: CatalogSync | null = null;
     // The merger and metric merges run on the lease holder, over block lists refreshed just before.
     let merger: BlockMerger | null = null;
@@ -263,6 +289,7 @@ export class StorageRuntime {
         compactionLog: compactMetrics,
         applyLocally: false,
         refreshCatalog: () => sync!.refresh(),
+        ownsPartition: () => ownership?.ownedOf('metrics').includes(METRICS_PARTITION) ?? false,
       },
       metastore,
       objects,
@@ -285,9 +312,8 @@ export class StorageRuntime {
         spans: { ...DEFAULT_SPANS, spanMs: config.blockSpanMs },
         applyLocally: false,
         refreshCatalog: () => sync!.refresh(),
+        partitions: () => ownership?.ownedOf('events') ?? [],
       });
-      const forget = compactor;
-      compactLog.onAssignment(() => forget.forgetPartitions());
       merger = new BlockMerger(
         metastore,
         objects,
@@ -344,7 +370,7 @@ export class StorageRuntime {
         catalog,
       },
       ...{ lockFile, metrics, merger, cpu, closers },
-      ...{ sync, followers, lease, kafkaLogs },
+      ...{ sync, followers, lease, ownership, kafkaLogs },
     };
   }
 
@@ -431,6 +457,7 @@ export class StorageRuntime {
     this.followers?.events.start();
     this.followers?.metrics.start();
     if (this.compactor !== null) {
+      await this.parts.ownership?.start();
       this.compactor.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
       this.merger!.start(this.config.mergeIntervalMs);
       this.metrics.start(this.config.metricsCompactIntervalMs);
@@ -539,6 +566,8 @@ export class StorageRuntime {
     await this.merger?.stop();
     await this.compactor?.stop();
     await this.metrics.close();
+    // Leases back at once: the other compactors take the partitions over without waiting for expiry.
+    await this.parts.ownership?.stop();
     await this.parts.lease?.release();
     for (const close of [...this.parts.closers].reverse())
       await close().catch((err) => this.logger.warn(`close: ${(err as Error).message}`));
