@@ -38,6 +38,10 @@ module.exports = {
     only('metrics-store', ['common', 'contracts', 'objstore', 'metastore']),
     only('nest-kit', ['common']),
     only('gateway', ['common']),
+    // Each role's HTTP surface sits on the node runtime (server) and never on another role.
+    only('ingest-node', ['common', 'contracts', 'ingest-core', 'metrics-store', 'nest-kit', 'server']),
+    only('query-node', ['common', 'contracts', 'metrics-store', 'mpl', 'nest-kit', 'query', 'server']),
+    only('management-node', ['common', 'contracts', 'metastore', 'nest-kit', 'query', 'server']),
     only('local-cluster', ['common']),
   ],
   options: {

@@ -26,7 +26,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # OpenAPI documents the management role validates against. No sources, tests or build tools.
 RUN mkdir /out \
   && cp -a --parents package.json node_modules \
-    apps/*/package.json apps/*/dist libs/*/package.json libs/*/dist libs/server/openapi \
+    apps/*/package.json apps/*/dist libs/*/package.json libs/*/dist libs/management-node/openapi \
     $(find apps libs -mindepth 2 -maxdepth 2 -name node_modules) /out/
 
 FROM node:20-bookworm-slim AS runtime

@@ -137,7 +137,12 @@ describe('Dockerfile', () => {
         true,
       ]);
     }
-    for (const p of ['libs/server/dist', 'libs/server/package.json', 'libs/server/openapi', 'node_modules']) {
+    for (const p of [
+      'libs/server/dist',
+      'libs/server/package.json',
+      'libs/management-node/openapi',
+      'node_modules',
+    ]) {
       expect([p, shipped(p)]).toEqual([p, true]);
     }
     for (const p of ['libs/server/src', 'apps/gateway/src', 'test', 'libs/server/tsconfig.json']) {

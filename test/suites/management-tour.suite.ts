@@ -5,7 +5,7 @@ import { call, type CallOptions } from '../support/mgmt-api';
 import type { TargetOpener, TestTarget } from '../support/test-server';
 
 /**
- * A walk through every operation of libs/server/openapi/v2.json, in an order where each one has what it
+ * A walk through every operation of libs/management-node/openapi/v2.json, in an order where each one has what it
  * needs (create, read, list, update, delete per resource). Every call must answer the document's
  * success status, and `call` checks every 2xx body against the document's response schema; after each
  * delete, the resource's GET must answer 404 "not found". The steps must name exactly the document's
@@ -15,7 +15,7 @@ import type { TargetOpener, TestTarget } from '../support/test-server';
  */
 
 const DOC = JSON.parse(
-  fs.readFileSync(path.resolve(__dirname, '../../libs/server/openapi/v2.json'), 'utf8'),
+  fs.readFileSync(path.resolve(__dirname, '../../libs/management-node/openapi/v2.json'), 'utf8'),
 ) as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
 
 /** Operations answered 501 on purpose (reasons in docs/api-coverage.md). */

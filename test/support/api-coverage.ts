@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { RouteEntry } from './route-table';
 
 /**
- * The API coverage table (docs/api-coverage.md): every operation of libs/server/openapi/v2.json, whether
+ * The API coverage table (docs/api-coverage.md): every operation of libs/management-node/openapi/v2.json, whether
  * the running app implements it or answers 501 on purpose (with the reason), and the e2e test files that
  * cover it. A test file covers an operation when it contains the operation string exactly as
  * `'GET /v2/rbac/roles/{id}'` (METHOD, one space, `/v2` + the OpenAPI path template, in quotes).
@@ -11,7 +11,7 @@ import type { RouteEntry } from './route-table';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const COVERAGE_DOC = path.join(ROOT, 'docs', 'api-coverage.md');
-const V2_JSON = path.join(ROOT, 'libs', 'server', 'openapi', 'v2.json');
+const V2_JSON = path.join(ROOT, 'libs', 'management-node', 'openapi', 'v2.json');
 const E2E_DIR = path.join(ROOT, 'test', 'e2e');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -74,7 +74,7 @@ export function renderCoverage(rows: OperationCoverage[]): string {
   const lines = [
     '# API coverage (generated)',
     '',
-    "Every operation of `libs/server/openapi/v2.json` against the running app's route table. Regenerate with",
+    "Every operation of `libs/management-node/openapi/v2.json` against the running app's route table. Regenerate with",
     '`UPDATE_DOCS=1 npx jest test/e2e/api-coverage.test.ts`; the test fails when this file is stale. A test',
     "file covers an operation when it contains the operation string in quotes, e.g. `'GET /v2/rbac/roles/{id}'`.",
     '',

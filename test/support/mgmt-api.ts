@@ -8,7 +8,7 @@ import type { TestTarget } from './test-server';
 /**
  * Calls management operations by their OpenAPI name (`'GET /v2/dashboards/uid/{uid}'`, the form the
  * coverage table looks for) and checks every 2xx JSON body against that operation's response schema in
- * libs/server/openapi/v2.json, so a drift between server and document fails the suite that made the call.
+ * libs/management-node/openapi/v2.json, so a drift between server and document fails the suite that made the call.
  */
 
 interface OpenApiOperation {
@@ -21,7 +21,7 @@ interface OpenApiDocument {
 
 const DOCUMENT_ID = 'v2.json';
 const document: OpenApiDocument = JSON.parse(
-  fs.readFileSync(path.join(__dirname, '..', '..', 'libs', 'server', 'openapi', 'v2.json'), 'utf8'),
+  fs.readFileSync(path.join(__dirname, '..', '..', 'libs', 'management-node', 'openapi', 'v2.json'), 'utf8'),
 );
 
 /** Keywords whose value maps arbitrary names (a property may be called `example`) to schemas. */

@@ -4,11 +4,11 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /**
- * Checks response bodies against the response schemas of libs/server/openapi/v2.json, so a shape that
+ * Checks response bodies against the response schemas of libs/management-node/openapi/v2.json, so a shape that
  * drifts from the published API fails a test. OpenAPI 3.0 → JSON Schema: `nullable` becomes a `null`
  * type, boolean exclusive bounds become numbers, OpenAPI-only keywords are dropped.
  */
-const DOC_PATH = path.resolve(__dirname, '../../libs/server/openapi/v2.json');
+const DOC_PATH = path.resolve(__dirname, '../../libs/management-node/openapi/v2.json');
 const DOC_ID = 'openapi-v2-responses';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Metastore } from '@quarry/metastore';
-import { loadConfig, startQuarry, type QuarryApp } from '@quarry/server';
+import { INGEST_ROLE } from '@quarry/ingest-node';
+import { MANAGEMENT_ROLE } from '@quarry/management-node';
+import { QUERY_ROLE } from '@quarry/query-node';
+import { loadConfig, startQuarry, type QuarryApp, type RoleModules } from '@quarry/server';
+
+/** Every role's HTTP surface, as the standalone app hands them over. */
+export const ALL_ROLES: RoleModules = { ingest: INGEST_ROLE, query: QUERY_ROLE, management: MANAGEMENT_ROLE };
 
 export const TEST_TOKEN = 'xaat-00000000-test-0000-0000-000000000001';
 export const TEST_PAT = 'xapt-00000000-test-0000-0000-000000000002';
@@ -69,7 +75,7 @@ export async function startTestServer(
     QUARRY_COMPACT_INTERVAL_MS: '100',
     ...env,
   });
-  const quarry = await startQuarry(config);
+  const quarry = await startQuarry(config, ALL_ROLES);
   const server: TestServer = {
     kind: 'standalone',
     url: quarry.url,

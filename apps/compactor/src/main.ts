@@ -1,4 +1,7 @@
 import { mainForRole } from '@quarry/server';
 
-/** A cluster compactor node (docs/architecture.md): one role per process, over Kafka, S3 and PostgreSQL. */
-mainForRole('compactor');
+/**
+ * A cluster compactor node (docs/architecture.md): no HTTP surface of its own beyond health and metrics;
+ * the storage runtime runs compaction, merging and the orphan sweep.
+ */
+mainForRole('compactor', {});

@@ -1,5 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
+import { INGEST_ROLE } from '@quarry/ingest-node';
+import { MANAGEMENT_ROLE } from '@quarry/management-node';
+import { QUERY_ROLE } from '@quarry/query-node';
 import { closeOnSignals, configHelp, loadConfig, startQuarry, type QuarryConfig } from '@quarry/server';
 
 /** The standalone server: one process, every role, embedded storage under QUARRY_DATA_DIR. */
@@ -16,7 +19,11 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const quarry = await startQuarry(config);
+  const quarry = await startQuarry(config, {
+    ingest: INGEST_ROLE,
+    query: QUERY_ROLE,
+    management: MANAGEMENT_ROLE,
+  });
   const { identity } = quarry;
   const lines = [
     '',

@@ -1,5 +1,22 @@
+// The node runtime every role runs on: configuration, storage (both shapes), auth, health and metrics,
+// the app bootstrap. The HTTP surface of each role lives in its own lib (ingest-node, query-node,
+// management-node) and is handed to `startQuarry` by the app that runs it.
 export * from './config/config';
 export * from './quarry-app';
+export * from './role-main';
 export * from './auth/capabilities';
 export type { BootstrapResult } from './auth/bootstrap';
-export * from './role-main';
+export { Access, type AccessRule } from './auth/access.decorator';
+export { principalOf } from './auth/auth.guard';
+export { AuthService } from './auth/auth.service';
+export type { Principal } from './auth/principal';
+export { assertGrantable } from './auth/grants';
+export { builtInRoleCapabilities, roleCapabilities, unionCapabilities } from './auth/role-capabilities';
+export { QuarryMetrics, outcomeOf } from './observability/metrics';
+export { StorageRuntime } from './storage/storage-runtime';
+export { STORAGE_RUNTIME, QUARRY_CONFIG } from './storage/tokens';
+export { mergeTailFields } from './storage/storage-catalog';
+export type { IngestBodyOptions } from './workers/cpu-tasks';
+export { EventsReadYourWrites, MetricsReadYourWrites } from './cluster/read-your-writes.interceptor';
+export { VirtualFieldCache, type CachedVirtualField } from './catalog/vfields.cache';
+export { metricsDataset, METRICS_DATASET_KIND } from './metrics/metrics-datasets';

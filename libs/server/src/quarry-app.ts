@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastify from 'fastify';
@@ -7,18 +7,40 @@ import { QuarryErrorFilter, QuarryLogger, registerRawBodyParser } from '@quarry/
 import { AuthGuard } from './auth/auth.guard';
 import { AuthService } from './auth/auth.service';
 import { bootstrapIdentity, type BootstrapResult } from './auth/bootstrap';
-import type { QuarryConfig } from './config/config';
+import type { QuarryConfig, Role } from './config/config';
 import { HealthController } from './health/health.controller';
 import { QuarryMetrics } from './observability/metrics';
 import { MetricsController } from './observability/metrics.controller';
-import { ROLE_REGISTRY } from './role-registry';
+import { VirtualFieldCache } from './catalog/vfields.cache';
 import { StorageRuntime } from './storage/storage-runtime';
 import { QUARRY_CONFIG, STORAGE_RUNTIME } from './storage/tokens';
 
+/** The HTTP surface of one role (Loki's module map): its controllers and the services they need. */
+export interface RoleModule {
+  controllers: Type[];
+  providers: Provider[];
+}
+
+/**
+ * The surfaces an app can serve, by role (the compactor has none: the storage runtime runs it). Each
+ * role's lives in its own lib (`@quarry/ingest-node`, `@quarry/query-node`, `@quarry/management-node`);
+ * an app hands over the ones it runs, so a role's process loads only its role's code.
+ */
+export type RoleModules = Partial<Record<Exclude<Role, 'compactor'>, RoleModule>>;
+
 @Module({})
 class QuarryModule {
-  static forRoles(config: QuarryConfig, storage: StorageRuntime): DynamicModule {
-    const roles = config.roles.map((role) => ROLE_REGISTRY[role]);
+  static forRoles(config: QuarryConfig, storage: StorageRuntime, modules: RoleModules): DynamicModule {
+    const roles: RoleModule[] = [];
+    for (const role of config.roles) {
+      if (role === 'compactor') continue;
+      const module = modules[role];
+      if (!module)
+        throw new Error(`this app cannot run the ${role} role: its module was not given to startQuarry`);
+      roles.push(module);
+    }
+    // Dedup: a service two roles share (a standalone runs every role) is provided once.
+    const providers = [...new Set(roles.flatMap((r) => r.providers))];
     return {
       module: QuarryModule,
       controllers: [HealthController, MetricsController, ...roles.flatMap((r) => r.controllers)],
@@ -27,9 +49,11 @@ class QuarryModule {
         { provide: STORAGE_RUNTIME, useValue: storage },
         { provide: QuarryMetrics, useValue: new QuarryMetrics(storage) },
         AuthService,
+        // Query and management read virtual fields; shared when both run in one process.
+        VirtualFieldCache,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: QuarryErrorFilter },
-        ...roles.flatMap((r) => r.providers),
+        ...providers,
       ],
     };
   }
@@ -44,7 +68,7 @@ export interface QuarryApp {
 }
 
 /** Opens storage, bootstraps identity, replays the log and starts serving HTTP. */
-export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
+export async function startQuarry(config: QuarryConfig, modules: RoleModules): Promise<QuarryApp> {
   const logger = new QuarryLogger(levelsFrom(config.logLevel));
   Logger.overrideLogger(logger);
   const storage = await StorageRuntime.open(config);
@@ -61,7 +85,7 @@ export async function startQuarry(config: QuarryConfig): Promise<QuarryApp> {
   registerRawBodyParser(instance, config.maxBodyBytes);
   const adapter = new FastifyAdapter(instance);
   const app = await NestFactory.create<NestFastifyApplication>(
-    QuarryModule.forRoles(config, storage),
+    QuarryModule.forRoles(config, storage, modules),
     adapter,
     {
       logger,

@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
 import { configHelp, loadConfig, type QuarryConfig, type Role } from './config/config';
-import { startQuarry } from './quarry-app';
+import { startQuarry, type RoleModules } from './quarry-app';
 
 /**
  * The whole of a cluster role's `main`: configuration from the environment with this role forced, a
  * clear refusal when the cluster's storage is not configured, start, one line that says where it
  * serves, and a clean shutdown on SIGINT/SIGTERM. `apps/<role>/src/main.ts` only names its role.
  */
-export async function runClusterRole(role: Role): Promise<void> {
+export async function runClusterRole(role: Role, modules: RoleModules): Promise<void> {
   if (process.argv.includes('--help')) {
     process.stdout.write(`Quarry ${role} node. Environment variables:\n${configHelp()}\n`);
     return;
@@ -27,7 +27,7 @@ export async function runClusterRole(role: Role): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const quarry = await startQuarry(config);
+  const quarry = await startQuarry(config, modules);
   const lines = [`Quarry ${role} node ${config.nodeId} is serving on ${quarry.url}`];
   if (quarry.identity.createdApiToken)
     lines.push(`  admin API token:       ${quarry.identity.createdApiToken}`);
@@ -67,8 +67,8 @@ export function closeOnSignals(logger: Logger, close: () => Promise<void>): void
 }
 
 /** For `main.ts`: runs the role and turns a failed start into one line on stderr and exit code 1. */
-export function mainForRole(role: Role): void {
-  runClusterRole(role).catch((err) => {
+export function mainForRole(role: Role, modules: RoleModules): void {
+  runClusterRole(role, modules).catch((err) => {
     process.stderr.write(
       `Quarry ${role} node failed to start: ${isQuarryError(err) ? err.message : ((err as Error).stack ?? String(err))}\n`,
     );

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { forbidden, invalid, systemClock, type Clock } from '@quarry/common';
+import type { FieldSchema } from '@quarry/contracts';
+import { referencedDatasets, runApl } from '@quarry/query';
+import {
+  hasDatasetCapability,
+  outcomeOf,
+  QuarryMetrics,
+  VirtualFieldCache,
+  METRICS_DATASET_KIND,
+  type Principal,
+  type StorageRuntime,
+  STORAGE_RUNTIME,
+} from '@quarry/server';
+import { parseAplRequest } from './query-request';
+import { formatLegacy, formatTabular, type ResultFormat } from './result-format';
+
+/** Runs APL for the HTTP endpoints: validate, authorize every dataset the query reads, execute, format. */
+@Injectable()
+export class QueryService {
+  private readonly clock: Clock = systemClock;
+
+  constructor(
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+    private readonly metrics: QuarryMetrics,
+    private readonly virtualFields: VirtualFieldCache,
+  ) {}
+
+  async query(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+    const started = process.hrtime.bigint();
+    try {
+      const result = await this.queryOnce(body, formatParam, principal);
+      this.metrics.queryRequests.inc({ outcome: 'ok' });
+      this.metrics.queryDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      return result;
+    } catch (err) {
+      this.metrics.queryRequests.inc({ outcome: outcomeOf(err) });
+      throw err;
+    }
+  }
+
+  private async queryOnce(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+    const format = parseFormat(formatParam);
+    const nowMs = this.clock.nowMs();
+    const request = parseAplRequest(body, nowMs);
+    // Name patterns (`union logs*`, a leading `search`) expand only to event datasets this token may read;
+    // every dataset the query names explicitly is checked below.
+    const readable = this.storage.registry
+      .list()
+      .filter((d) => d.kind !== METRICS_DATASET_KIND)
+      .map((d) => d.name)
+      .filter((name) => hasDatasetCapability(principal.datasetCapabilities, name, 'query', 'read'));
+    for (const dataset of referencedDatasets(request.apl, readable)) {
+      if (!hasDatasetCapability(principal.datasetCapabilities, dataset, 'query', 'read')) {
+        throw forbidden(`this token lacks the query|read capability on dataset "${dataset}"`, {
+          code: 'auth_forbidden',
+        });
+      }
+    }
+    const started = process.hrtime.bigint();
+    const output = await runApl(request.apl, {
+      startMs: request.startMs,
+      endMs: request.endMs,
+      nowMs,
+      catalog: this.storage.catalog,
+      defaultLimit: this.storage.config.queryDefaultLimit,
+      virtualFields: await this.virtualFields.current(),
+      datasetNames: readable,
+      limits: {
+        maxGroups: this.storage.config.queryMaxGroups,
+        maxHeldRows: this.storage.config.queryMaxHeldRows,
+      },
+      offload: this.storage.queryOffload,
+    });
+    this.metrics.rowsExamined.inc(output.stats.rowsExamined);
+    const fieldsByDataset = new Map<string, FieldSchema[]>();
+    for (const name of output.datasetNames) {
+      const source = await this.storage.catalog.getDataset(name);
+      if (source) fieldsByDataset.set(name, await source.schema());
+    }
+    const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
+    const ctx = { request, output, elapsedMicros, fieldsByDataset };
+    return format === 'tabular' ? formatTabular(ctx) : formatLegacy(ctx);
+  }
+}
+
+function parseFormat(value: unknown): ResultFormat {
+  if (value === undefined || value === '' || value === 'legacy') return 'legacy';
+  if (value === 'tabular') return 'tabular';
+  throw invalid(`format must be "legacy" or "tabular", not ${JSON.stringify(value)}`, {
+    code: 'query_format_invalid',
+  });
+}
