@@ -1,66 +1,25 @@
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { notFound, unavailable } from '@quarry/common';
-import { FileSegmentLog, type IngestLog } from '@quarry/log';
-import { Metastore, PgDatabase, type DatasetRecord } from '@quarry/metastore';
+import type { IngestLog } from '@quarry/log';
+import type { DatasetRecord, Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AggregateOffload } from '@quarry/query-exec';
 import type { QuarryConfig } from '../config/config';
-import { AsyncMutex } from './async-mutex';
-import { BlockIndex } from './block-index';
-import { BlockMerger, DEFAULT_MERGE_POLICY } from './block-merger';
-import { Compactor, DEFAULT_SPANS } from './compactor';
-import { DatasetRegistry } from './dataset-registry';
-import { DataDirLock } from './data-dir-lock';
-import { StorageCatalog } from './storage-catalog';
-import { TailBuffer } from './tail-buffer';
-import { summarizeLogRecord } from './log-codec';
-import { openObjectStore, type ObjectStoreSpec } from './object-store-spec';
+import type { MetricsRuntime } from '../metrics/metrics-runtime';
+import type { AsyncMutex } from './async-mutex';
+import type { BlockIndex } from './block-index';
+import type { BlockMerger } from './block-merger';
+import type { Compactor } from './compactor';
+import type { DatasetRegistry } from './dataset-registry';
+import type { StorageCatalog } from './storage-catalog';
+import type { TailBuffer } from './tail-buffer';
+import type { StorageParts } from './storage-parts';
+import { openEmbeddedStorage } from './open-embedded';
 import { CpuPool } from '../workers/cpu-pool';
-import { QueryPool } from '../workers/query-pool';
 import { WorkerAggregateOffload } from '../query/worker-aggregate-offload';
-import { CatalogSync } from '../cluster/catalog-sync';
-import { Lease } from '../cluster/lease';
-import { LogFollower } from '../cluster/log-follower';
-import { openKafkaLog } from '../cluster/kafka-logs';
-import { PartitionOwnership } from '../cluster/partition-ownership';
-import { METRICS_PARTITION, MetricsRuntime } from '../metrics/metrics-runtime';
-import type { KafkaIngestLog } from '@quarry/log';
-
-/** The parts a process opened for its roles (absent parts are null). */
-interface StorageParts {
-  metastore: Metastore;
-  /** Where ingest appends events (embedded: the segment log, which the compactor also reads). */
-  log: IngestLog | null;
-  objects: ObjectStore;
-  objectsSpec: ObjectStoreSpec;
-  registry: DatasetRegistry;
-  blocks: BlockIndex;
-  tail: TailBuffer;
-  lock: AsyncMutex;
-  compactor: Compactor | null;
-  catalog: StorageCatalog;
-  lockFile: DataDirLock;
-  metrics: MetricsRuntime;
-  merger: BlockMerger | null;
-  cpu: CpuPool;
-  queryPool: QueryPool | null;
-  queryOffload: AggregateOffload | undefined;
-  /** Cluster only. */
-  sync: CatalogSync | null;
-  followers: { events: LogFollower; metrics: LogFollower } | null;
-  lease: Lease | null;
-  ownership: PartitionOwnership | null;
-  /** Every Kafka client this process opened (closed on shutdown). */
-  kafkaLogs: KafkaIngestLog[];
-  /** Other things to close, in order. */
-  closers: (() => Promise<void>)[];
-}
-
-const MERGE_LEASE = 'merger';
-const MERGE_LEASE_MS = 30_000;
-const ORPHAN_SWEEP_EVERY_MS = 10 * 60_000;
+import type { CatalogSync } from '../cluster/catalog-sync';
+import type { LogFollower } from '../cluster/log-follower';
+import { openClusterStorage } from '../cluster/open-cluster';
 
 /**
  * Opens the adapters behind the storage ports for this process's roles, and the in-memory state built on
@@ -121,8 +80,8 @@ export class StorageRuntime {
     try {
       const parts =
         config.shape === 'cluster'
-          ? await StorageRuntime.openCluster(config, cpu, closers)
-          : await StorageRuntime.openEmbedded(config, cpu, closers);
+          ? await openClusterStorage(config, cpu, closers)
+          : await openEmbeddedStorage(config, cpu, closers);
       return new StorageRuntime(config, parts);
     } catch (err) {
       for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -144,279 +103,6 @@ export class StorageRuntime {
 
   get shape(): QuarryConfig['shape'] {
     return this.config.shape;
-  }
-
-  private static async openEmbedded(
-    config: QuarryConfig,
-    cpu: CpuPool,
-    closers: (() => Promise<void>)[],
-  ): Promise<StorageParts> {
-    await fs.mkdir(config.dataDir, { recursive: true });
-    const lockFile = DataDirLock.acquire(config.dataDir);
-    closers.push(async () => lockFile.release());
-    // PostgreSQL server when given; else PGlite embedded in the data directory.
-    const metastore = config.metastoreUrl
-      ? await Metastore.over(await PgDatabase.connect(config.metastoreUrl))
-      : await Metastore.open(path.join(config.dataDir, 'meta'));
-    closers.push(() => metastore.close());
-    const log = await FileSegmentLog.open(path.join(config.dataDir, 'log'));
-    closers.push(() => log.close());
-    const objectsSpec: ObjectStoreSpec = { kind: 'fs', dir: path.join(config.dataDir, 'objects') };
-    const objects = await openObjectStore(objectsSpec);
-    const registry = await DatasetRegistry.load(metastore);
-    const blocks = new BlockIndex();
-    for (const dataset of registry.list()) blocks.load(await metastore.blocks.listBlocks(dataset.id));
-    const tail = new TailBuffer();
-    const lock = new AsyncMutex();
-    const compactor = new Compactor(log, objects, metastore, registry, blocks, tail, lock, cpu, {
-      spans: { ...DEFAULT_SPANS, spanMs: config.blockSpanMs },
-      applyLocally: true,
-    });
-    const catalog = StorageRuntime.catalogFor(config, registry, blocks, tail, objects, metastore, false);
-    const merger = new BlockMerger(
-      metastore,
-      objects,
-      registry,
-      blocks,
-      lock,
-      (key) => catalog.forgetBlock(key),
-      cpu,
-      { ...DEFAULT_MERGE_POLICY, spanMs: config.blockSpanMs },
-    );
-    const metricsLog = await FileSegmentLog.open(path.join(config.dataDir, 'metrics-log'));
-    closers.push(() => metricsLog.close());
-    const metrics = await MetricsRuntime.open(
-      {
-        maxPointsPerQuery: config.metricsMaxQueryPoints,
-        appendLog: metricsLog,
-        compactionLog: metricsLog,
-        applyLocally: true,
-      },
-      metastore,
-      objects,
-      (datasetId) => registry.getById(datasetId) !== undefined,
-    );
-    return {
-      ...StorageRuntime.queryWorkers(config, objectsSpec, false),
-      ...{ metastore, log, objects, objectsSpec, registry, blocks, tail, lock, compactor, catalog },
-      ...{ lockFile, metrics, merger, cpu, closers },
-      ...{ sync: null, followers: null, lease: null, ownership: null, kafkaLogs: [] },
-    };
-  }
-
-  private static async openCluster(
-    config: QuarryConfig,
-    cpu: CpuPool,
-    closers: (() => Promise<void>)[],
-  ): Promise<StorageParts> {
-    const kafka = config.kafka!;
-    const roles = new Set(config.roles);
-    const queries = roles.has('query');
-    const compacts = roles.has('compactor');
-    await fs.mkdir(config.dataDir, { recursive: true });
-    const lockFile = DataDirLock.acquire(config.dataDir);
-    closers.push(async () => lockFile.release());
-    const metastore = await Metastore.over(await PgDatabase.connect(config.metastoreUrl!));
-    closers.push(() => metastore.close());
-    const objectsSpec: ObjectStoreSpec = {
-      kind: 's3',
-      s3: config.s3!,
-      // Query nodes keep what they fetched: blocks are immutable.
-      cache: queries
-        ? { dir: path.join(config.dataDir, 'object-cache', 'main'), maxBytes: config.objectCacheBytes }
-        : undefined,
-    };
-    const objects = await openObjectStore(objectsSpec);
-    const registry = await DatasetRegistry.load(metastore);
-    const blocks = new BlockIndex();
-    const tail = new TailBuffer();
-    const lock = new AsyncMutex();
-    const kafkaLogs: KafkaIngestLog[] = [];
-    const open = async (log: 'events' | 'metrics', use: 'append' | 'compact' | 'follow') => {
-      const opened = await openKafkaLog(kafka, log, use, config.nodeId);
-      kafkaLogs.push(opened);
-      closers.push(() => opened.close());
-      return opened;
-    };
-    const appendLog = roles.has('ingest') ? await open('events', 'append') : null;
-    const appendMetrics = roles.has('ingest') ? await open('metrics', 'append') : null;
-    const compactLog = compacts ? await open('events', 'compact') : null;
-    const compactMetrics = compacts ? await open('metrics', 'compact') : null;
-
-    const lease = compacts ? new Lease(metastore, MERGE_LEASE, config.nodeId, MERGE_LEASE_MS) : null;
-    // Compactors split the partitions of both logs among themselves through leases.
-    let ownership: PartitionOwnership | null = null;
-    if (compactLog !== null && compactMetrics !== null) {
-      const partitionsOf = (log: KafkaIngestLog) => Array.from({ length: log.partitionTotal }, (_, p) => p);
-      ownership = new PartitionOwnership(
-        metastore,
-        config.nodeId,
-        () =>
-          new Map([
-            ['events', partitionsOf(compactLog)],
-            ['metrics', [METRICS_PARTITION]],
-          ]),
-        config.compactorLeaseMs,
-        (log, owned) => {
-          if (log === 'events') {
-            compactLog.restrictTo(owned);
-            compactor?.forgetPartitions();
-          } else compactMetrics.restrictTo(owned);
-        },
-      );
-      // Nothing is compacted before the first round has decided who owns what.
-      compactLog.restrictTo([]);
-      compactMetrics.restrictTo([]);
-    }
-    let sync: CatalogSync | null = null;
-    // The merger and metric merges run on the lease holder, over block lists refreshed just before.
-    let merger: BlockMerger | null = null;
-    let lastSweepMs = Date.now();
-    const mayMerge = async () => {
-      if (lease === null || !(await lease.hold())) return false;
-      await sync!.refresh();
-      // The orphan sweep is the lease holder's too, now and then.
-      if (merger !== null && Date.now() - lastSweepMs >= ORPHAN_SWEEP_EVERY_MS) {
-        lastSweepMs = Date.now();
-        await merger.sweepOldOrphans(config.orphanMinAgeMs);
-      }
-      return true;
-    };
-    const metrics = await MetricsRuntime.open(
-      {
-        maxPointsPerQuery: config.metricsMaxQueryPoints,
-        appendLog: appendMetrics,
-        compactionLog: compactMetrics,
-        applyLocally: false,
-        refreshCatalog: () => sync!.refresh(),
-        ownsPartition: () => ownership?.ownedOf('metrics').includes(METRICS_PARTITION) ?? false,
-      },
-      metastore,
-      objects,
-      (datasetId) => registry.getById(datasetId) !== undefined,
-      mayMerge,
-    );
-    const catalog = StorageRuntime.catalogFor(config, registry, blocks, tail, objects, metastore, true);
-    sync = new CatalogSync(metastore, {
-      registry,
-      blocks: queries || compacts ? blocks : null,
-      tail: queries ? tail : null,
-      metrics: queries || compacts ? metrics.store : null,
-      forgetObjects: (keys) => keys.forEach((key) => catalog.forgetBlock(key)),
-    });
-    closers.push(() => sync!.stop());
-
-    let compactor: Compactor | null = null;
-    if (compactLog !== null) {
-      compactor = new Compactor(compactLog, objects, metastore, registry, blocks, tail, lock, cpu, {
-        spans: { ...DEFAULT_SPANS, spanMs: config.blockSpanMs },
-        applyLocally: false,
-        refreshCatalog: () => sync!.refresh(),
-        partitions: () => ownership?.ownedOf('events') ?? [],
-      });
-      merger = new BlockMerger(
-        metastore,
-        objects,
-        registry,
-        blocks,
-        lock,
-        (key) => catalog.forgetBlock(key),
-        cpu,
-        { ...DEFAULT_MERGE_POLICY, spanMs: config.blockSpanMs },
-        { applyLocally: false, beforeRound: mayMerge },
-      );
-    }
-
-    let followers: StorageParts['followers'] = null;
-    if (queries) {
-      const eventsTail = await open('events', 'follow');
-      const metricsTail = await open('metrics', 'follow');
-      const syncRef = sync;
-      // The metrics follower starts where the series catalog was loaded, and never skips: every record
-      // after that point may hold a series the catalog has not seen.
-      const metricsStart = metrics.store.loadedOffset;
-      followers = {
-        events: new LogFollower(
-          'events',
-          eventsTail,
-          (partition) => syncRef.committedOffset('events', partition),
-          (record) => tail.add(record, record.payload, summarizeLogRecord(record.payload)),
-        ),
-        metrics: new LogFollower(
-          'metrics',
-          metricsTail,
-          () => metricsStart,
-          (record) => metrics.follow(record.offset, record.payload),
-        ),
-      };
-      const started = followers;
-      closers.push(async () => {
-        await started.events.stop();
-        await started.metrics.stop();
-      });
-    }
-    return {
-      ...StorageRuntime.queryWorkers(config, objectsSpec, true),
-      ...{
-        metastore,
-        log: appendLog,
-        objects,
-        objectsSpec,
-        registry,
-        blocks,
-        tail,
-        lock,
-        compactor,
-        catalog,
-      },
-      ...{ lockFile, metrics, merger, cpu, closers },
-      ...{ sync, followers, lease, ownership, kafkaLogs },
-    };
-  }
-
-  private static catalogFor(
-    config: QuarryConfig,
-    registry: DatasetRegistry,
-    blocks: BlockIndex,
-    tail: TailBuffer,
-    objects: ObjectStore,
-    metastore: Metastore,
-    rangeReads: boolean,
-  ): StorageCatalog {
-    // With query workers, half the column cache is the main thread's and the workers share the rest.
-    const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
-    return new StorageCatalog(registry, blocks, tail, objects, metastore, {
-      columnCacheBytes: queryWorkers > 0 ? Math.floor(config.columnCacheBytes / 2) : config.columnCacheBytes,
-      fileCacheBytes: 128 * 1024 * 1024,
-      rangeReads,
-    });
-  }
-
-  private static queryWorkers(
-    config: QuarryConfig,
-    objects: ObjectStoreSpec,
-    rangeReads: boolean,
-  ): { queryPool: QueryPool | null; queryOffload: AggregateOffload | undefined } {
-    const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
-    if (queryWorkers === 0) return { queryPool: null, queryOffload: undefined };
-    // Threads last: nothing after this can fail and leave them running.
-    const queryPool = new QueryPool(queryWorkers, config.queryWorkerHeapMb);
-    const queryOffload = new WorkerAggregateOffload(
-      queryPool,
-      {
-        objects,
-        // Within half the worker's heap, so the cache alone can never exhaust it.
-        columnCacheBytes: Math.min(
-          Math.floor(config.columnCacheBytes / 2 / queryWorkers),
-          (config.queryWorkerHeapMb * 1024 * 1024) / 2,
-        ),
-        fileCacheBytes: 64 * 1024 * 1024,
-        rangeReads,
-      },
-      config.querySplitMinRows,
-      { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
-    );
-    return { queryPool, queryOffload };
   }
 
   /**

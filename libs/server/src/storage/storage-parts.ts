@@ -1,0 +1,97 @@
+import type { IngestLog, KafkaIngestLog } from '@quarry/log';
+import type { Metastore } from '@quarry/metastore';
+import type { ObjectStore } from '@quarry/objstore';
+import type { AggregateOffload } from '@quarry/query-exec';
+import type { QuarryConfig } from '../config/config';
+import type { MetricsRuntime } from '../metrics/metrics-runtime';
+import type { AsyncMutex } from './async-mutex';
+import type { BlockIndex } from './block-index';
+import type { BlockMerger } from './block-merger';
+import type { Compactor } from './compactor';
+import type { DatasetRegistry } from './dataset-registry';
+import type { DataDirLock } from './data-dir-lock';
+import { StorageCatalog } from './storage-catalog';
+import type { TailBuffer } from './tail-buffer';
+import type { ObjectStoreSpec } from './object-store-spec';
+import type { CpuPool } from '../workers/cpu-pool';
+import { QueryPool } from '../workers/query-pool';
+import { WorkerAggregateOffload } from '../query/worker-aggregate-offload';
+import type { CatalogSync } from '../cluster/catalog-sync';
+import type { Lease } from '../cluster/lease';
+import type { LogFollower } from '../cluster/log-follower';
+import type { PartitionOwnership } from '../cluster/partition-ownership';
+
+/** The parts a process opened for its roles (absent parts are null). */
+export interface StorageParts {
+  metastore: Metastore;
+  /** Where ingest appends events (embedded: the segment log, which the compactor also reads). */
+  log: IngestLog | null;
+  objects: ObjectStore;
+  objectsSpec: ObjectStoreSpec;
+  registry: DatasetRegistry;
+  blocks: BlockIndex;
+  tail: TailBuffer;
+  lock: AsyncMutex;
+  compactor: Compactor | null;
+  catalog: StorageCatalog;
+  lockFile: DataDirLock;
+  metrics: MetricsRuntime;
+  merger: BlockMerger | null;
+  cpu: CpuPool;
+  queryPool: QueryPool | null;
+  queryOffload: AggregateOffload | undefined;
+  /** Cluster only. */
+  sync: CatalogSync | null;
+  followers: { events: LogFollower; metrics: LogFollower } | null;
+  lease: Lease | null;
+  ownership: PartitionOwnership | null;
+  /** Every Kafka client this process opened (closed on shutdown). */
+  kafkaLogs: KafkaIngestLog[];
+  /** Other things to close, in order. */
+  closers: (() => Promise<void>)[];
+}
+
+export function catalogFor(
+  config: QuarryConfig,
+  registry: DatasetRegistry,
+  blocks: BlockIndex,
+  tail: TailBuffer,
+  objects: ObjectStore,
+  metastore: Metastore,
+  rangeReads: boolean,
+): StorageCatalog {
+  // With query workers, half the column cache is the main thread's and the workers share the rest.
+  const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
+  return new StorageCatalog(registry, blocks, tail, objects, metastore, {
+    columnCacheBytes: queryWorkers > 0 ? Math.floor(config.columnCacheBytes / 2) : config.columnCacheBytes,
+    fileCacheBytes: 128 * 1024 * 1024,
+    rangeReads,
+  });
+}
+
+export function queryWorkersFor(
+  config: QuarryConfig,
+  objects: ObjectStoreSpec,
+  rangeReads: boolean,
+): { queryPool: QueryPool | null; queryOffload: AggregateOffload | undefined } {
+  const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
+  if (queryWorkers === 0) return { queryPool: null, queryOffload: undefined };
+  // Threads last: nothing after this can fail and leave them running.
+  const queryPool = new QueryPool(queryWorkers, config.queryWorkerHeapMb);
+  const queryOffload = new WorkerAggregateOffload(
+    queryPool,
+    {
+      objects,
+      // Within half the worker's heap, so the cache alone can never exhaust it.
+      columnCacheBytes: Math.min(
+        Math.floor(config.columnCacheBytes / 2 / queryWorkers),
+        (config.queryWorkerHeapMb * 1024 * 1024) / 2,
+      ),
+      fileCacheBytes: 64 * 1024 * 1024,
+      rangeReads,
+    },
+    config.querySplitMinRows,
+    { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
+  );
+  return { queryPool, queryOffload };
+}
