@@ -42,7 +42,8 @@ module.exports = {
     only('ingest-node', ['common', 'contracts', 'ingest-core', 'metrics-store', 'nest-kit', 'server']),
     only('query-node', ['common', 'contracts', 'metrics-store', 'mpl', 'nest-kit', 'query', 'server']),
     only('management-node', ['common', 'contracts', 'metastore', 'nest-kit', 'query', 'server']),
-    only('local-cluster', ['common']),
+    // The local cluster resets a region's log offsets in that region's schema, which the metastore names.
+    only('local-cluster', ['common', 'metastore']),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

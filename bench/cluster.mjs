@@ -1,13 +1,16 @@
 // The cluster against the standalone server, on this machine, with the same events (issue 13's figures):
 // ingest through the gateway vs the standalone, freshness (ack → visible to a query) p50/p99, and warm and
-// cold (empty caches) query latency of the bench's queries.
+// cold (empty caches) query latency of the bench's queries; then scale-out (issue 14): the same queries
+// on one query node with the other one there (summarizes split over both) and stopped (alone), and the
+// coordinator's overhead on a tiny query.
 //
 //   npm run build && node bench/cluster.mjs [--events 1000000] [--batch 5000] [--concurrency 4] [--reps 5]
-//                                           [--probes 200] [--s3 fake|radosgw]
+//                                           [--probes 200] [--s3 fake|radosgw] [--only scale-out]
 //
 // The cluster is LocalCluster (what `npm run cluster` starts): 2 ingest, 2 compactor, 2 query nodes, 1
 // management node and the gateway, over PostgreSQL, librdkafka's mock Kafka and an S3 fake (or Ceph
-// radosgw), every process with one worker thread. All of it shares this machine's cores with the client.
+// radosgw), every process with one worker thread and the standalone's default column cache. All of it
+// shares this machine's cores with the client.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -29,6 +32,7 @@ const CONCURRENCY = Number(opt('concurrency', '4'));
 const REPS = Number(opt('reps', '5'));
 const PROBES = Number(opt('probes', '200'));
 const LOCAL_S3 = opt('s3', 'fake');
+const ONLY_SCALE_OUT = opt('only', '') === 'scale-out';
 const CPU_METRIC = 'quarry_process_process_cpu_seconds_total';
 const TOKEN = 'xaat-bench-cluster-000000000001';
 
@@ -56,26 +60,27 @@ async function main() {
   // --- the standalone server, as `npm run bench` runs it (one worker thread each, like the cluster's nodes)
   const standaloneDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-standalone-'));
   const results = { standalone: {}, cluster: {} };
-  let standalone = await startStandalone(standaloneDir);
-  try {
-    results.standalone.ingest = await ingestAll(standalone, batches);
-    await settleStandalone(standalone);
-    results.standalone.freshness = await freshness(standalone);
-    results.standalone.warm = await queryWarm(standalone);
-    // Cold: each query once on a process just started over the same data (its caches empty; the OS page
-    // cache still holds the block files, as it would on a server that restarted).
-    results.standalone.cold = {};
-    for (const [name, apl] of QUERIES) {
+  let standalone = ONLY_SCALE_OUT ? null : await startStandalone(standaloneDir);
+  if (standalone)
+    try {
+      results.standalone.ingest = await ingestAll(standalone, batches);
+      await settleStandalone(standalone);
+      results.standalone.freshness = await freshness(standalone);
+      results.standalone.warm = await queryWarm(standalone);
+      // Cold: each query once on a process just started over the same data (its caches empty; the OS page
+      // cache still holds the block files, as it would on a server that restarted).
+      results.standalone.cold = {};
+      for (const [name, apl] of QUERIES) {
+        await standalone.stop();
+        standalone = await startStandalone(standaloneDir);
+        const t0 = performance.now();
+        await query(standalone, apl);
+        results.standalone.cold[name] = performance.now() - t0;
+      }
+    } finally {
       await standalone.stop();
-      standalone = await startStandalone(standaloneDir);
-      const t0 = performance.now();
-      await query(standalone, apl);
-      results.standalone.cold[name] = performance.now() - t0;
     }
-  } finally {
-    await standalone.stop();
-    fs.rmSync(standaloneDir, { recursive: true, force: true });
-  }
+  fs.rmSync(standaloneDir, { recursive: true, force: true });
 
   // --- the cluster
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-cluster-'));
@@ -84,7 +89,14 @@ async function main() {
     dataDir,
     bootstrapToken: TOKEN,
     localS3: LOCAL_S3,
-    env: { QUARRY_LOG_LEVEL: 'warn', QUARRY_MERGE_INTERVAL_MS: '1000' },
+    env: {
+      QUARRY_LOG_LEVEL: 'warn',
+      QUARRY_MERGE_INTERVAL_MS: '1000',
+      // The standalone's defaults on this machine (LocalCluster keeps nodes small for laptops): a query
+      // worker's decoded-column cache of 2 GiB, so one node can hold every column these queries read.
+      QUARRY_COLUMN_CACHE_BYTES: String(4 * 1024 ** 3),
+      QUARRY_QUERY_WORKER_HEAP_MB: '6144',
+    },
   });
   const many = {
     url: cluster.url,
@@ -95,7 +107,8 @@ async function main() {
       .map((p) => p.url),
   };
   try {
-    results.cluster.ingest = await ingestAll(many, batches);
+    const ingested = await ingestAll(many, batches);
+    if (!ONLY_SCALE_OUT) results.cluster.ingest = ingested;
     const settled = performance.now();
     await waitForCompaction(
       {
@@ -107,14 +120,18 @@ async function main() {
     );
     results.cluster.compactionSeconds = (performance.now() - settled) / 1000;
     await settleMerges(many);
-    results.cluster.freshness = await freshness(many);
-    results.cluster.warm = await queryWarm(many);
-    results.cluster.cold = await queryCold(many, cluster);
+    if (!ONLY_SCALE_OUT) {
+      results.cluster.freshness = await freshness(many);
+      results.cluster.warm = await queryWarm(many);
+      results.cluster.cold = await queryCold(many, cluster);
+    }
+    results.scaleOut = await scaleOut(cluster);
   } finally {
     await cluster.stop(0);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  report(results);
+  if (ONLY_SCALE_OUT) reportScaleOut(results.scaleOut);
+  else report(results);
 }
 
 /** Sends every batch with CONCURRENCY in flight; wall-clock rate and the servers' CPU (all role processes). */
@@ -227,8 +244,8 @@ async function settleMerges(target) {
   }
 }
 
-async function query(target, apl) {
-  const res = await fetch(`${target.url}/v1/datasets/_apl?format=tabular`, {
+async function query(target, apl, explain = false) {
+  const res = await fetch(`${target.url}/v1/datasets/_apl?format=tabular${explain ? '&explain=true' : ''}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${target.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' }),
@@ -304,7 +321,79 @@ async function queryCold(target, cluster) {
   return out;
 }
 
-function report({ standalone, cluster }) {
+/**
+ * Scale-out: every query sent to the first query node (the coordinator), warm, with the second query node
+ * up (splittable summarizes dealt over both, each node one worker thread) and then stopped (the first
+ * alone). Plus a tiny query (10 events, never split) both ways: what coordinating costs.
+ */
+async function scaleOut(cluster) {
+  const [first, second] = cluster.nodesOf('query');
+  const direct = { url: first.url, token: TOKEN };
+  await ingestTiny(cluster.url);
+  const tiny = `['bench-tiny'] | summarize count() by k`;
+  const measure = async () => ({ warm: await queryWarm(direct), tiny: await tinyLatency(direct, tiny) });
+  const split = await measure();
+  const splitNodes = (await query(direct, QUERIES[2][1], true)).status.nodes.length;
+  // Who did what for one scan-heavy query: each share's node, blocks, rows and time.
+  const sample = (await query(direct, QUERIES.find(([name]) => name === 'contains')[1], true)).status.nodes;
+  await second.stop('SIGTERM'); // leaves the membership as it stops
+  await new Promise((r) => setTimeout(r, 2500)); // the next heartbeat of the first node sees it gone
+  const alone = await measure();
+  await second.start();
+  return { split, alone, splitNodes, sample };
+}
+
+async function ingestTiny(url) {
+  const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+  await fetch(`${url}/v2/datasets`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'bench-tiny' }),
+  });
+  const events = Array.from({ length: 10 }, (_, i) => ({ k: i % 3 }));
+  const res = await fetch(`${url}/v1/ingest/bench-tiny`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(events),
+  });
+  if (!res.ok) throw new Error(`tiny ingest failed: ${res.status}`);
+}
+
+/** Median of 50 runs of a tiny query (after 10 to warm up). */
+async function tinyLatency(target, apl) {
+  for (let i = 0; i < 10; i++) await query(target, apl);
+  const ms = [];
+  for (let i = 0; i < 50; i++) {
+    const t0 = performance.now();
+    await query(target, apl);
+    ms.push(performance.now() - t0);
+  }
+  return median(ms);
+}
+
+function reportScaleOut({ split, alone, splitNodes, sample }) {
+  console.log(
+    `
+scale-out: each query sent to query-1, with query-2 up (summaries split over ${splitNodes} nodes) vs query-2 stopped
+` + '| query | 1 node ms | 2 nodes ms | 2 nodes / 1 node |\n|---|---:|---:|---:|',
+  );
+  const ratios = [];
+  for (const [name] of QUERIES) {
+    const ratio = split.warm[name] / alone.warm[name];
+    ratios.push(ratio);
+    console.log(
+      `| ${name} | ${alone.warm[name].toFixed(1)} | ${split.warm[name].toFixed(1)} | ${ratio.toFixed(2)} |`,
+    );
+  }
+  const geomean = Math.exp(ratios.reduce((x, r) => x + Math.log(r), 0) / ratios.length);
+  console.log(`shares of one 'contains' query: ${JSON.stringify(sample)}`);
+  console.log(`geometric mean 2 nodes / 1 node: ${geomean.toFixed(2)}x`);
+  console.log(
+    `tiny query (10 events) median: 1 node ${alone.tiny.toFixed(2)} ms, 2 nodes ${split.tiny.toFixed(2)} ms (coordinator overhead ${(split.tiny - alone.tiny).toFixed(2)} ms)`,
+  );
+}
+
+function report({ standalone, cluster, scaleOut }) {
   const s = standalone.ingest;
   const c = cluster.ingest;
   console.log(
@@ -339,6 +428,7 @@ function report({ standalone, cluster }) {
   console.log(
     `\ngeometric mean cluster/standalone: warm ${geomean(warm).toFixed(2)}x, cold ${geomean(cold).toFixed(2)}x`,
   );
+  reportScaleOut(scaleOut);
 }
 
 main().catch((err) => {

@@ -1,9 +1,9 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { aplConformanceSuite, expectCorpusPasses } from '../suites/apl-conformance.suite';
+import {
+  aplConformanceSuite,
+  expectCorpusPasses,
+  ingestCorpusAsBlocks,
+} from '../suites/apl-conformance.suite';
 import { startTestServer, type TestServer } from '../support/test-server';
-
-const CORPUS = path.join(__dirname, '..', 'conformance', 'apl');
 
 aplConformanceSuite(startTestServer);
 
@@ -21,18 +21,8 @@ describe('APL conformance corpus over HTTP, summarizes split across query worker
       QUARRY_QUERY_SPLIT_MIN_ROWS: '1',
       QUARRY_COMPACT_INTERVAL_MS: '3600000',
     });
-    const created = await server.request('POST', '/v2/datasets', { body: { name: 'sample-http-logs' } });
-    expect(created.status).toBe(200);
-    const lines = fs.readFileSync(path.join(CORPUS, 'events.ndjson'), 'utf8').trim().split('\n');
-    const chunk = Math.ceil(lines.length / 6);
-    for (let i = 0; i < lines.length; i += chunk) {
-      const res = await server.request('POST', '/v1/datasets/sample-http-logs/ingest', {
-        body: lines.slice(i, i + chunk).join('\n'),
-        headers: { 'Content-Type': 'application/x-ndjson' },
-      });
-      expect(res.status).toBe(200);
-      if (i + chunk < lines.length) await server.quarry.storage.compactor!.flush(); // the last chunk stays in the tail
-    }
+    // The last chunk stays in the tail.
+    await ingestCorpusAsBlocks(server, () => server.quarry.storage.compactor!.flush());
     expect(
       server.quarry.storage.blocks.list(server.quarry.storage.registry.getByName('sample-http-logs')!.id),
     ).toHaveLength(5);

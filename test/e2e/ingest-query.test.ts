@@ -36,6 +36,7 @@ describe('ingest and query over HTTP', () => {
       created: expect.any(String),
       updatedAt: expect.any(String),
       kind: 'axiom:events:v1',
+      edgeDeployment: 'local',
       mapFields: [],
       retentionDays: 0,
       useRetentionPeriod: false,
@@ -202,6 +203,31 @@ describe('ingest and query over HTTP', () => {
     const badTime = await apl("['e2e-legacy'] | count", 'tabular', { startTime: 'yesterday' });
     expect(badTime.status).toBe(400);
     expect(badTime.body.message).toMatch(/startTime/);
+  });
+
+  it('explains a query on request only: the plan, and no nodes on one process', async () => {
+    const plain = await server.request('POST', '/v1/datasets/_apl?format=tabular', {
+      body: { apl: "['e2e-legacy'] | where m == 'GET' | summarize count() by m" },
+    });
+    const plainStatus = (await plain.json()).status;
+    expect(plainStatus.plan).toBeUndefined();
+    expect(plainStatus.nodes).toBeUndefined();
+    for (const path of ['/v1/datasets/_apl', '/v1/query/_apl']) {
+      const res = await server.request('POST', `${path}?format=tabular&explain=true`, {
+        body: { apl: "['e2e-legacy'] | where m == 'GET' | summarize count() by m" },
+      });
+      expect(res.status).toBe(200);
+      const { status } = await res.json();
+      expect(status.plan).toMatch(/scan/i);
+      expect(status.plan).toMatch(/aggregate/i);
+      expect(status.plan).toMatch(/GET/);
+      expect(status.nodes).toEqual([]);
+    }
+    const bad = await server.request('POST', '/v1/datasets/_apl?explain=maybe', {
+      body: { apl: "['e2e-legacy'] | count" },
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toMatch(/explain must be "true" or "false"/);
   });
 
   it('accepts relative time bounds', async () => {

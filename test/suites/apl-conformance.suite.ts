@@ -28,6 +28,29 @@ export function aplConformanceSuite(open: TargetOpener): void {
   });
 }
 
+/**
+ * The corpus's events in dataset `sample-http-logs` (created here) as six chunks: each but the last
+ * compacted into a block of its own by `compact`, the last left in the tail. What split summarizes need:
+ * several blocks to deal out, and a tail the splitting side reads itself.
+ */
+export async function ingestCorpusAsBlocks(
+  target: TestTarget,
+  compact: () => Promise<unknown>,
+): Promise<void> {
+  const created = await target.request('POST', '/v2/datasets', { body: { name: 'sample-http-logs' } });
+  expect(created.status).toBe(200);
+  const lines = fs.readFileSync(path.join(CORPUS, 'events.ndjson'), 'utf8').trim().split('\n');
+  const chunk = Math.ceil(lines.length / 6);
+  for (let i = 0; i < lines.length; i += chunk) {
+    const res = await target.request('POST', '/v1/datasets/sample-http-logs/ingest', {
+      body: lines.slice(i, i + chunk).join('\n'),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
+    expect(res.status).toBe(200);
+    if (i + chunk < lines.length) await compact();
+  }
+}
+
 export async function expectCorpusPasses(server: TestTarget, extraArgs: string[]): Promise<void> {
   {
     const { stdout } = await promisify(execFile)(

@@ -34,6 +34,12 @@ interface MatrixEntry {
   headers?: Record<string, string>;
   /** The exact status with the capability, where the entry's request is a complete, valid one. */
   ok?: number;
+  /**
+   * A cluster-internal route (`/internal/`): it takes the cluster secret, never a user credential, so
+   * every caller here — no token, the admin token, a PAT — is refused: 403 from a node, 404 from a
+   * cluster's gateway, which does not route `/internal/` at all.
+   */
+  internal?: true;
 }
 
 const DS = 'matrix-ds';
@@ -52,6 +58,7 @@ const MATRIX: Record<string, MatrixEntry> = {
   'GET /healthz': {},
   'GET /readyz': {},
   'GET /metrics': {},
+  'POST /internal/v1/aggregate': { internal: true },
   // Datasets (v1 and v2) and their sub-resources.
   'GET /v1/datasets': {},
   'POST /v1/datasets': {},
@@ -104,6 +111,7 @@ const MATRIX: Record<string, MatrixEntry> = {
     ok: 200,
   },
   // Identity.
+  'GET /v1/cluster': {},
   'GET /v1/user': {},
   'GET /v2/user': {},
   'PUT /v2/user': {},
@@ -320,6 +328,14 @@ export function authzMatrixSuite(open: TargetOpener): void {
       for (const route of ordered) {
         if (!(route.key in MATRIX)) continue;
         const rule = route.rule as AccessRuleMeta;
+        if (MATRIX[route.key].internal) {
+          const pat = { ...bearer(server.pat), 'X-Axiom-Org-Id': server.orgId };
+          const refused = is(server.kind === 'standalone' ? 403 : 404);
+          expectStatus(route, 'internal, no secret', await call(route, {}), refused);
+          expectStatus(route, 'internal, admin token', await call(route, bearer(server.token)), refused);
+          expectStatus(route, 'internal, PAT', await call(route, pat), refused);
+          continue;
+        }
         if (rule.public) {
           expectStatus(route, 'public, no token', await call(route, {}), allowed);
           continue;

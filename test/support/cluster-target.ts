@@ -8,7 +8,7 @@ import {
   mockKafkaAvailability,
   type LocalClusterOptions,
 } from '@quarry/local-cluster';
-import { Metastore, PgDatabase } from '@quarry/metastore';
+import { Metastore, regionSchemaName } from '@quarry/metastore';
 import { requestWith, TEST_PAT, TEST_TOKEN, type TestTarget } from './test-server';
 
 /** Why the cluster suites cannot run here, or null when they can (CI provides everything). */
@@ -92,7 +92,13 @@ export async function startClusterTarget(
   let metastore: Metastore;
   let kafka: Admin;
   try {
-    metastore = await Metastore.over(await PgDatabase.connect(cluster.metastoreUrl));
+    // A region other than the home region reads its offsets from its own schema, as its nodes do.
+    const { region, homeRegion } = options;
+    const regional = region !== undefined && region !== (homeRegion ?? region);
+    metastore = await Metastore.openRegional(
+      cluster.metastoreUrl,
+      regional ? regionSchemaName(region) : null,
+    );
     kafka = new Kafka({ brokers: cluster.kafkaBrokers.split(','), logLevel: logLevel.NOTHING }).admin();
     await kafka.connect();
   } catch (err) {

@@ -18,6 +18,9 @@ Environment:
                           AWS_SECRET_ACCESS_KEY); otherwise --s3 picks a local one: Ceph radosgw when
                           installed and run as root (auto, the default; it starts empty every time),
                           or an S3 fake that keeps its objects in QUARRY_DATA_DIR/s3
+  QUARRY_REGION           the region this cluster serves (default local); a second region shares the
+  QUARRY_HOME_REGION      first one's PostgreSQL (QUARRY_METASTORE_URL) and names the same home region
+  QUARRY_REGIONS          every region's gateway as name=url,... (README: "Regions")
 
 The local Kafka is librdkafka's mock cluster: it keeps nothing once stopped, so Ctrl-C first stops the
 ingest nodes and waits for the compactors to compact everything it holds.
@@ -73,6 +76,9 @@ async function main(): Promise<void> {
         ? { endpoint: env.QUARRY_S3_ENDPOINT, bucket: env.QUARRY_S3_BUCKET || undefined }
         : undefined,
       localS3,
+      region: env.QUARRY_REGION || undefined,
+      homeRegion: env.QUARRY_HOME_REGION || undefined,
+      regions: parseRegions(env.QUARRY_REGIONS),
       progress: (line) => process.stdout.write(`  ${line}\n`),
     });
   } catch (err) {
@@ -110,6 +116,20 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   // Nothing else keeps the event loop alive: the role processes are unref'd children.
   setInterval(() => undefined, 1 << 30);
+}
+
+/** `name=url,...` (the nodes validate it again, with messages). */
+function parseRegions(raw: string | undefined): Record<string, string> | undefined {
+  if (!raw) return undefined;
+  const regions: Record<string, string> = {};
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    regions[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  return regions;
 }
 
 main().catch((err) => {

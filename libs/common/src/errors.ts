@@ -28,6 +28,8 @@ export type ErrorKind =
   /** Request or entity larger than a limit (413). */
   | 'too_large'
   | 'unsupported_media_type'
+  /** Sent to the wrong region: the dataset lives in another region's cluster (421). */
+  | 'misdirected'
   /** A limit on rate or cost (429). */
   | 'rate_limited'
   /** Temporarily unable to serve: replaying the log, storage failed (503). */
@@ -73,6 +75,8 @@ export class QuarryError extends Error {
 
 export const invalid = (message: string, options?: QuarryErrorOptions) =>
   new QuarryError('invalid', message, options);
+export const misdirected = (message: string, options?: QuarryErrorOptions) =>
+  new QuarryError('misdirected', message, options);
 export const notFound = (message: string, options?: QuarryErrorOptions) =>
   new QuarryError('not_found', message, options);
 export const conflict = (message: string, options?: QuarryErrorOptions) =>

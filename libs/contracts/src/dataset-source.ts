@@ -9,6 +9,20 @@ export interface ScanStats {
   /** Smallest and largest `_time` of the blocks examined (epoch ms), or null when none. */
   minBlockTime: number | null;
   maxBlockTime: number | null;
+  /** Distributed queries: what each query node did for this query (absent when it ran on one node). */
+  nodes?: NodeScanStats[];
+}
+
+/** One query node's share of a distributed query. */
+export interface NodeScanStats {
+  node: string;
+  blocksExamined: number;
+  rowsExamined: number;
+  /** Stored (compressed) size of the blocks in the share; range reads fetch only the columns needed. */
+  blockBytes: number;
+  elapsedMs: number;
+  /** The nodes that failed this share before this one computed it (re-run elsewhere). */
+  failedOn?: string[];
 }
 
 export function emptyScanStats(): ScanStats {
@@ -22,6 +36,16 @@ export function emptyScanStats(): ScanStats {
   };
 }
 
+/**
+ * What a scan checks to stop early: an `AbortSignal`, or a flag shared with the thread that started the
+ * query (query workers: `libs/server/src/workers/shared-cancel.ts`).
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  /** Throws when aborted. */
+  throwIfAborted(): void;
+}
+
 export interface ScanRequest {
   /** Inclusive lower bound on `_time` (epoch ms). */
   startMs: number;
@@ -30,7 +54,7 @@ export interface ScanRequest {
   /** Columns the query needs; `null` means all. `_time` is always included. */
   columns: string[] | null;
   stats: ScanStats;
-  signal?: AbortSignal;
+  signal?: Cancellation;
   /** An optional hint from `top N by _time`; sources may ignore it. */
   timeOrder?: ScanTimeOrder;
   /** Lets a source skip blocks that cannot hold a row the scan's filter keeps; sources may ignore it. */

@@ -36,4 +36,6 @@ export interface QueryOutput {
   /** True when the final table is the result of a summarize (legacy format renders it as buckets). */
   aggregated: boolean;
   stats: ScanStats & { rowsMatched: number; numGroups: number };
+  /** With `explain`: the optimized logical plan the query ran, as text (one operator per line). */
+  plan?: string;
 }

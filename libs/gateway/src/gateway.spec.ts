@@ -57,6 +57,16 @@ const ingest = (body: Buffer) =>
   }) as const;
 
 describe('gateway', () => {
+  it("never forwards the nodes' internal RPC: /internal/ answers 404 from the gateway", async () => {
+    const query = await upstream('query');
+    const management = await upstream('management');
+    const gw = await gateway({ query: [query.url], management: [management.url] });
+    const res = await send(`${gw.url}/internal/v1/aggregate`, { method: 'POST', body: Buffer.from('x') });
+    expect(res.status).toBe(404);
+    expect(query.requests.filter((r) => r.url.startsWith('/internal'))).toEqual([]);
+    expect(management.requests.filter((r) => r.url.startsWith('/internal'))).toEqual([]);
+  });
+
   it('routes each request to the pool of its role and serves its own endpoints', async () => {
     const [ing, qry, mgmt] = await Promise.all([
       upstream('ingest'),

@@ -93,6 +93,12 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const retryAfterSeconds = Math.max(1, Math.ceil(config.healthIntervalMs / 1000));
   app.all('/*', async (request, reply) => {
     const target = classifyRoute(request.method, request.url);
+    if (target === 'internal') {
+      return reply.code(404).send({
+        code: 404,
+        message: `route ${request.method} ${request.url.split('?')[0]} not found`,
+      });
+    }
     if (target === 'gateway') {
       // `/healthz`, `/readyz`, `/metrics` with another method than GET: not forwarded either.
       return reply.code(405).send({

@@ -23,7 +23,11 @@ const EXAMPLES: [string, RouteTarget][] = [
   ['GET /v1/query/metrics/info/datasets/otel/metrics', 'query'],
   ['GET /v1/query/metrics/info/datasets/otel/metrics/http.duration/tags/route/values', 'query'],
   ['POST /v1/datasets/foo/query', 'query'],
+  // never forwarded: the nodes' internal RPC
+  ['POST /internal/v1/aggregate', 'internal'],
+  ['GET /internal', 'internal'],
   // management
+  ['GET /v1/cluster', 'management'],
   ['GET /v1/datasets', 'management'],
   ['POST /v1/datasets', 'management'],
   ['GET /v1/datasets/foo', 'management'],

@@ -2,13 +2,16 @@
  * The gateway's routing table: which role's pool serves a request, decided from the path (and the method
  * where the path alone is ambiguous). First matching rule wins; anything unmatched goes to management,
  * which owns every `/v2` family and the `/v1` dataset, token and user routes
- * (`libs/server/src/role-registry.ts` is the server-side twin of this table).
+ * (the role libs' `RoleModule`s — `INGEST_ROLE`, `QUERY_ROLE`, `MANAGEMENT_ROLE` — are the server-side twin).
  */
 export const POOLS = ['ingest', 'query', 'management'] as const;
 export type PoolName = (typeof POOLS)[number];
 
-/** Where a request goes: one of the pools, or the gateway itself (its health and metrics endpoints). */
-export type RouteTarget = PoolName | 'gateway';
+/**
+ * Where a request goes: one of the pools, the gateway itself (its health and metrics endpoints), or
+ * nowhere (`internal`: the nodes' own RPC, which no client reaches through the gateway).
+ */
+export type RouteTarget = PoolName | 'gateway' | 'internal';
 
 export interface RouteRule {
   /** Only these methods match; absent = any method. */
@@ -20,6 +23,11 @@ export interface RouteRule {
 
 export const ROUTE_TABLE: readonly RouteRule[] = [
   { path: /^\/(healthz|readyz|metrics)$/, target: 'gateway', why: "the gateway's own probes and metrics" },
+  {
+    path: /^\/internal(\/|$)/,
+    target: 'internal',
+    why: 'the nodes talk to one another directly, never through the gateway',
+  },
   { path: /^\/v1\/ingest\/[^/]+$/, target: 'ingest', why: 'edge ingest' },
   {
     path: /^\/v1\/(metrics|logs|traces)$/,

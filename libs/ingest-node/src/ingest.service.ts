@@ -44,6 +44,8 @@ export class IngestService {
   private async ingestOnce(request: IngestRequest): Promise<IngestStatus> {
     this.storage.assertReady();
     const dataset = await this.storage.resolveDataset(request.dataset);
+    // Another region's dataset: its Kafka and object store are there (421 says where).
+    this.storage.regions.assertLocal(dataset, 'ingest');
 
     // Parsing and building the columns happen on a worker; the event loop appends the record and answers.
     // The event loop no longer needs the body: it may move to the worker rather than be copied.

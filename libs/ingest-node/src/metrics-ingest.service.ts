@@ -68,7 +68,7 @@ export class MetricsIngestService {
     }
     const encoding = MetricsIngestService.encodingOf(request.contentType);
     await this.storage.refreshIfUnknown(request.dataset);
-    const dataset = metricsDataset(this.storage.registry, principal, request.dataset, 'ingest');
+    const dataset = metricsDataset(this.storage, principal, request.dataset, 'ingest');
     this.storage.assertReady();
     const log = this.storage.metrics.log?.stats();
     if (log?.failed) {

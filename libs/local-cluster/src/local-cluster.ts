@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { regionSchemaName } from '@quarry/metastore';
+import { Client } from 'pg';
 import { waitForCompaction } from './drain';
 import { MockKafkaCluster } from './mock-kafka';
 import { Radosgw } from './radosgw';
@@ -33,6 +35,14 @@ export interface LocalClusterOptions {
   localS3?: 'auto' | 'fake' | 'radosgw';
   /** Partitions of the local mock Kafka's events topic. */
   eventPartitions?: number;
+  /**
+   * Regions: the one this cluster serves (QUARRY_REGION), the installation's home region, and every
+   * region's public URL (QUARRY_REGIONS). A second region shares the first one's metastore
+   * (`metastoreUrl`) and has its own Kafka and S3.
+   */
+  region?: string;
+  homeRegion?: string;
+  regions?: Record<string, string>;
   /** Copy every process's output here (the CLI passes stdout). */
   echo?: NodeJS.WritableStream;
   /** Progress lines ("starting PostgreSQL ..."). */
@@ -71,6 +81,8 @@ export class LocalCluster {
   private radosgw: Radosgw | null = null;
   private infra = { metastore: '', kafka: '', s3: '' };
   token = '';
+  /** The secret query nodes present to one another (QUARRY_CLUSTER_SECRET), new every start. */
+  private readonly clusterSecret = randomUUID();
 
   private constructor(readonly options: LocalClusterOptions) {}
 
@@ -152,7 +164,7 @@ export class LocalCluster {
         ],
       });
       this.infra.kafka = this.kafka.bootstrap;
-      if (this.postgres !== null) resetLogOffsets(this.postgres);
+      await resetLogOffsets(this.infra.metastore, this.coordinationSchema());
     }
     const localS3 = this.options.localS3 ?? 'fake';
     if (this.options.s3) this.infra.s3 = this.options.s3.endpoint;
@@ -219,6 +231,27 @@ export class LocalCluster {
     this.writeClusterJson();
   }
 
+  /** Where this cluster's nodes keep their offsets and leases (libs/metastore/src/region-schema.ts). */
+  private coordinationSchema(): string {
+    const { region, homeRegion } = this.options;
+    return region !== undefined && region !== (homeRegion ?? region) ? regionSchemaName(region) : 'public';
+  }
+
+  private regionEnv(): Record<string, string> {
+    const { region, homeRegion, regions } = this.options;
+    return {
+      ...(region !== undefined ? { QUARRY_REGION: region } : {}),
+      ...(homeRegion !== undefined ? { QUARRY_HOME_REGION: homeRegion } : {}),
+      ...(regions !== undefined
+        ? {
+            QUARRY_REGIONS: Object.entries(regions)
+              .map(([name, url]) => `${name}=${url}`)
+              .join(','),
+          }
+        : {}),
+    };
+  }
+
   private sharedEnv(): Record<string, string> {
     const s3 = this.options.s3;
     return {
@@ -245,12 +278,14 @@ export class LocalCluster {
         process.env.AWS_SECRET_ACCESS_KEY ??
         '',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      QUARRY_CLUSTER_SECRET: this.clusterSecret,
       // Eight processes share this machine's cores: one worker thread each unless told otherwise.
       QUARRY_WORKER_THREADS: '1',
       QUARRY_QUERY_WORKERS: '1',
       QUARRY_COLUMN_CACHE_BYTES: String(256 * 1024 * 1024),
       QUARRY_QUERY_WORKER_HEAP_MB: '512',
       QUARRY_OBJECT_CACHE_BYTES: String(512 * 1024 * 1024),
+      ...this.regionEnv(),
       ...this.options.env,
     };
   }
@@ -319,10 +354,19 @@ function wipeCatalog(postgres: LocalPostgres): void {
 
 /**
  * The mock Kafka starts empty every time, so offsets committed against an earlier one mean nothing:
- * start its partitions over. (With a real broker the log persists and nothing is reset.)
+ * start its partitions over — this cluster's (its region's schema), never another region's. (With a
+ * real broker the log persists and nothing is reset.)
  */
-function resetLogOffsets(postgres: LocalPostgres): void {
-  const hasSchema = postgres.psql("SELECT to_regclass('public.log_offsets') IS NOT NULL", 'quarry').trim();
-  if (hasSchema !== 't') return;
-  postgres.psql('SELECT quarry_reset_log_offsets()', 'quarry');
+async function resetLogOffsets(metastoreUrl: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: metastoreUrl, options: `-c search_path=${schema},public` });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>(
+      'SELECT to_regclass($1) IS NOT NULL AS present',
+      [`${schema}.log_offsets`],
+    );
+    if (rows[0].present) await client.query('SELECT quarry_reset_log_offsets()');
+  } finally {
+    await client.end();
+  }
 }

@@ -75,6 +75,7 @@ export class RoleProcess {
         HOST: '127.0.0.1',
         QUARRY_DATA_DIR: this.options.dir,
         QUARRY_NODE_ID: this.options.name,
+        QUARRY_ADVERTISE_URL: this.url,
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -127,6 +128,16 @@ export class RoleProcess {
 
   kill(): Promise<void> {
     return this.stop('SIGKILL');
+  }
+
+  /** Freezes the process (SIGSTOP): it holds its sockets but answers nothing, like a node stuck in GC. */
+  pause(): void {
+    if (this.running) this.child!.kill('SIGSTOP');
+  }
+
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void {
+    if (this.running) this.child!.kill('SIGCONT');
   }
 
   /** The last `lines` lines of the process's log file. */

@@ -29,10 +29,13 @@ export interface DatasetInput {
   kind?: (typeof DATASET_KINDS)[number];
   retentionDays?: number;
   useRetentionPeriod?: boolean;
+  /** Create only: the region (edge deployment) to store it in; default the home region. */
+  edgeDeployment?: string;
 }
 
 /** Validates the optional members shared by create and update; lists every problem. */
-export function validateDatasetInput(body: Record<string, unknown>, allowKind: boolean): DatasetInput {
+/** `creating`: a new dataset (kind and region may be chosen only then). */
+export function validateDatasetInput(body: Record<string, unknown>, creating: boolean): DatasetInput {
   const problems: string[] = [];
   const out: DatasetInput = {};
   if (body.description !== undefined && body.description !== null) {
@@ -40,10 +43,14 @@ export function validateDatasetInput(body: Record<string, unknown>, allowKind: b
     else if (body.description.length > 1024) problems.push('"description" must be at most 1024 characters');
     else out.description = body.description;
   }
-  if (allowKind && body.kind !== undefined && body.kind !== null && body.kind !== '') {
+  if (creating && body.kind !== undefined && body.kind !== null && body.kind !== '') {
     if (!DATASET_KINDS.includes(body.kind as never))
       problems.push(`"kind" must be one of ${DATASET_KINDS.join(', ')}`);
     else out.kind = body.kind as DatasetInput['kind'];
+  }
+  if (creating && body.edgeDeployment !== undefined && body.edgeDeployment !== null) {
+    if (typeof body.edgeDeployment !== 'string') problems.push('"edgeDeployment" must be a string');
+    else if (body.edgeDeployment !== '') out.edgeDeployment = body.edgeDeployment;
   }
   if (body.retentionDays !== undefined && body.retentionDays !== null) {
     if (!Number.isInteger(body.retentionDays) || (body.retentionDays as number) < 0)

@@ -1,7 +1,13 @@
 import type { DatasetRecord } from '@quarry/metastore';
+import type { Regions } from '@quarry/server';
 
-/** v2 Dataset (api.md §2.1): the id is the name; keys limited to what strict clients accept. */
-export function datasetV2(d: DatasetRecord) {
+/**
+ * v2 Dataset (api.md §2.1): the id is the name; keys limited to what strict clients accept. The region
+ * it lives in is Axiom's `edgeDeployment`, with the region's public URL when the installation lists it.
+ */
+export function datasetV2(d: DatasetRecord, regions: Regions) {
+  const region = regions.regionOf(d);
+  const url = regions.urlOf(region);
   return {
     id: d.name,
     name: d.name,
@@ -10,6 +16,8 @@ export function datasetV2(d: DatasetRecord) {
     created: d.createdAt,
     updatedAt: d.updatedAt,
     kind: d.kind,
+    edgeDeployment: region,
+    ...(url !== undefined ? { edgeDeploymentUrl: url } : {}),
     mapFields: d.mapFields ?? [],
     retentionDays: d.retentionDays,
     useRetentionPeriod: d.useRetentionPeriod,

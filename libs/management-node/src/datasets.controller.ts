@@ -1,7 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { jsonBodyOf } from '@quarry/nest-kit';
-import { Access, principalOf } from '@quarry/server';
+import type { DatasetRecord } from '@quarry/metastore';
+import { Access, principalOf, STORAGE_RUNTIME, type StorageRuntime } from '@quarry/server';
 import { asObject, validateDatasetInput, validateDatasetName } from './dataset-validation';
 import { datasetV1, datasetV2 } from './dataset-views';
 import { DatasetsService } from './datasets.service';
@@ -9,31 +10,38 @@ import { DatasetsService } from './datasets.service';
 /** `/v2/datasets` and the `/v1/datasets` equivalents the official clients still call. */
 @Controller()
 export class DatasetsController {
-  constructor(private readonly datasets: DatasetsService) {}
+  constructor(
+    private readonly datasets: DatasetsService,
+    @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
+  ) {}
+
+  private v2(d: DatasetRecord) {
+    return datasetV2(d, this.storage.regions);
+  }
 
   @Get('v2/datasets')
   @Access({ tokens: 'any', org: ['datasets', 'read'] })
   listV2() {
-    return this.datasets.list().map(datasetV2);
+    return this.datasets.list().map((d) => this.v2(d));
   }
 
   @Post('v2/datasets')
   @HttpCode(200)
   @Access({ tokens: 'any', org: ['datasets', 'create'] })
   async createV2(@Req() request: FastifyRequest) {
-    return datasetV2(await this.create(request));
+    return this.v2(await this.create(request));
   }
 
   @Get('v2/datasets/:id')
   @Access({ tokens: 'any', org: ['datasets', 'read'] })
   getV2(@Param('id') id: string) {
-    return datasetV2(this.datasets.get(id));
+    return this.v2(this.datasets.get(id));
   }
 
   @Put('v2/datasets/:id')
   @Access({ tokens: 'any', org: ['datasets', 'update'] })
   async updateV2(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return datasetV2(
+    return this.v2(
       await this.datasets.update(id, validateDatasetInput(asObject(jsonBodyOf(request)), false)),
     );
   }

@@ -29,8 +29,10 @@ export class DatasetsService {
   }
 
   async create(name: string, input: DatasetInput, who: string): Promise<DatasetRecord> {
+    const region = this.storage.regions.forNewDataset(input.edgeDeployment);
     const dataset = await this.storage.metastore.datasets.create({
       name,
+      region,
       description: input.description ?? '',
       kind: input.kind ?? 'axiom:events:v1',
       who,
@@ -69,9 +71,11 @@ export class DatasetsService {
       this.storage.registry.remove(name);
       this.storage.blocks.dropDataset(dataset.id);
       this.storage.tail.dropDataset(dataset.id);
+      // Another region's objects are in its own store: its orphan sweep removes them once unreferenced.
+      const local = this.storage.regions.isLocal(dataset);
       for (const block of blocks) {
         this.storage.catalog.forgetBlock(block.objectKey);
-        await this.storage.objects.delete(block.objectKey);
+        if (local) await this.storage.objects.delete(block.objectKey);
       }
       // Metrics datasets: series catalog, point blocks and tail (after the registry forgot the dataset).
       const metricBlocks = await this.storage.metrics.deleteDataset(dataset.id);

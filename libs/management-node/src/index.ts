@@ -1,6 +1,7 @@
 import type { RoleModule } from '@quarry/server';
 import { AnnotationsController } from './annotations.controller';
 import { AnnotationsService } from './annotations.service';
+import { ClusterController } from './cluster.controller';
 import { DashboardsController } from './dashboards.controller';
 import { DashboardsService } from './dashboards.service';
 import { DatasetFieldsController } from './dataset-fields.controller';
@@ -44,6 +45,7 @@ export const MANAGEMENT_ROLE: RoleModule = {
     OrgsController,
     DatasetFieldsController,
     DatasetTrimController,
+    ClusterController,
   ],
   providers: [
     DatasetsService,

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { invalid, notFound } from '@quarry/common';
 import type { OrgRecord } from '@quarry/metastore';
 import { jsonBodyOf } from '@quarry/nest-kit';
-import { Access, AuthService, type StorageRuntime, STORAGE_RUNTIME } from '@quarry/server';
+import { Access, AuthService, type Regions, type StorageRuntime, STORAGE_RUNTIME } from '@quarry/server';
 import { NotImplemented, notImplementedBody } from './not-implemented';
 import { validateBody } from './openapi-validation';
 
@@ -18,7 +18,7 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
  * The Org schema of v2.json for the one org. Billing and license fields describe a self-hosted
  * installation: plan `enterprise`, no payments, no limits.
  */
-export function orgView(org: OrgRecord, primaryEmail: string) {
+export function orgView(org: OrgRecord, primaryEmail: string, regions: Regions) {
   const since = org.createdAt;
   const license = {
     id: `quarry-${org.id}`,
@@ -42,8 +42,8 @@ export function orgView(org: OrgRecord, primaryEmail: string) {
     features: {},
     billingPeriodStart: since,
     billingPeriodEnd: '9999-12-31T23:59:59Z',
-    defaultEdgeDeployment: 'local',
-    edgeDeployments: ['local'],
+    defaultEdgeDeployment: regions.home,
+    edgeDeployments: regions.known(),
   };
   return {
     id: org.id,
@@ -54,7 +54,7 @@ export function orgView(org: OrgRecord, primaryEmail: string) {
     paymentStatus: 'na',
     license,
     primaryEmail,
-    defaultEdgeDeployment: 'local',
+    defaultEdgeDeployment: regions.home,
     metaCreated: since,
   };
 }
@@ -113,6 +113,6 @@ export class OrgsController {
     if (!org || (id !== undefined && id !== org.id))
       throw notFound(`org "${id ?? ''}" not found`, { code: 'org_not_found' });
     const owner = (await this.storage.metastore.users.list()).find((u) => u.role === 'owner');
-    return orgView(org, owner?.email ?? '');
+    return orgView(org, owner?.email ?? '', this.storage.regions);
   }
 }

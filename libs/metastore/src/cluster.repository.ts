@@ -1,5 +1,18 @@
 import type { SqlDatabase } from './sql-database.port';
-import { jsonOf, numberOf } from './sql-values';
+import { isoOf, jsonOf, numberOf } from './sql-values';
+
+/** A node of the cluster as it registered itself (`cluster_members`). */
+export interface ClusterMember {
+  nodeId: string;
+  roles: string[];
+  advertiseUrl: string;
+  version: string;
+  rpcVersion: number;
+  startedAt: string;
+  heartbeatAt: string;
+  /** Whether its last heartbeat is within the timeout the caller asked about. */
+  live: boolean;
+}
 
 /** Every version counter and committed offset a catalog copy depends on, read in one statement. */
 export interface CatalogVersions {
@@ -78,6 +91,50 @@ export class ClusterRepository {
       [prefix],
     );
     return rows.map((r) => r.holder);
+  }
+
+  /** Registers this node or renews its heartbeat (the database's clock decides, not the node's). */
+  async heartbeat(member: Omit<ClusterMember, 'heartbeatAt' | 'live'>): Promise<void> {
+    await this.db.query(
+      `INSERT INTO cluster_members (node_id, roles, advertise_url, version, rpc_version, started_at, heartbeat_at)
+       VALUES ($1, $2::text[], $3, $4, $5, $6, now())
+       ON CONFLICT (node_id) DO UPDATE SET roles = EXCLUDED.roles, advertise_url = EXCLUDED.advertise_url,
+         version = EXCLUDED.version, rpc_version = EXCLUDED.rpc_version, started_at = EXCLUDED.started_at,
+         heartbeat_at = now()`,
+      [member.nodeId, member.roles, member.advertiseUrl, member.version, member.rpcVersion, member.startedAt],
+    );
+  }
+
+  /**
+   * Every registered node, live ones (a heartbeat within `timeoutMs`) first, then by node id; rows of
+   * nodes silent for longer than `forgetMs` are deleted on the way.
+   */
+  async members(timeoutMs: number, forgetMs = 3_600_000): Promise<ClusterMember[]> {
+    await this.db.query(
+      `DELETE FROM cluster_members WHERE heartbeat_at < now() - $1 * interval '1 millisecond'`,
+      [forgetMs],
+    );
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT node_id, roles, advertise_url, version, rpc_version, started_at, heartbeat_at,
+              heartbeat_at >= now() - $1 * interval '1 millisecond' AS live
+       FROM cluster_members ORDER BY live DESC, node_id COLLATE "C"`,
+      [timeoutMs],
+    );
+    return rows.map((r) => ({
+      nodeId: String(r.node_id),
+      roles: r.roles as string[],
+      advertiseUrl: String(r.advertise_url),
+      version: String(r.version),
+      rpcVersion: numberOf(r.rpc_version),
+      startedAt: isoOf(r.started_at),
+      heartbeatAt: isoOf(r.heartbeat_at),
+      live: r.live === true,
+    }));
+  }
+
+  /** Leaves the cluster (a clean shutdown): others stop sending it work at once. */
+  async leave(nodeId: string): Promise<void> {
+    await this.db.query('DELETE FROM cluster_members WHERE node_id = $1', [nodeId]);
   }
 
   /** Who holds `name` now, if anyone (for /v1/cluster and tests). */

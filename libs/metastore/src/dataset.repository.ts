@@ -20,6 +20,8 @@ export interface DatasetRecord {
   useRetentionPeriod: boolean;
   /** Never null (Go clients compare create/get/list responses with DeepEqual). */
   mapFields: string[];
+  /** The region (edge deployment) whose cluster stores it; '' = the installation's home region. */
+  region: string;
 }
 
 export interface NewDataset {
@@ -32,6 +34,8 @@ export interface NewDataset {
   retentionDays?: number;
   useRetentionPeriod?: boolean;
   mapFields?: string[];
+  /** Default '' (the home region). */
+  region?: string;
 }
 
 /** Fields `update` may change; `undefined` keeps the value. */
@@ -70,10 +74,11 @@ interface DatasetRow {
   retention_days: number;
   use_retention_period: boolean;
   map_fields: string[] | null;
+  region: string;
 }
 
 const COLUMNS =
-  'id, name, description, kind, who, created_at, updated_at, retention_days, use_retention_period, map_fields';
+  'id, name, description, kind, who, created_at, updated_at, retention_days, use_retention_period, map_fields, region';
 const FIELD_COLUMNS = 'name, type, unit, description, hidden';
 
 const toDataset = (row: DatasetRow): DatasetRecord => ({
@@ -87,6 +92,7 @@ const toDataset = (row: DatasetRow): DatasetRecord => ({
   retentionDays: Number(row.retention_days),
   useRetentionPeriod: row.use_retention_period,
   mapFields: row.map_fields ?? [],
+  region: row.region,
 });
 
 /**
@@ -112,8 +118,8 @@ export class DatasetRepository {
     // ON CONFLICT instead of catching the unique violation: an error would abort a caller's transaction.
     const rows = await this.db.query<DatasetRow>(
       `INSERT INTO datasets (id, name, description, kind, who, created_at, updated_at, retention_days,
-         use_retention_period, map_fields)
-       VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9::text[])
+         use_retention_period, map_fields, region)
+       VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9::text[], $10)
        ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
       [
         dataset.id ?? newId(),
@@ -125,6 +131,7 @@ export class DatasetRepository {
         dataset.retentionDays ?? 0,
         dataset.useRetentionPeriod ?? false,
         dataset.mapFields ?? [],
+        dataset.region ?? '',
       ],
     );
     if (rows.length === 0) {

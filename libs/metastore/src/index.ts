@@ -3,6 +3,7 @@ export { SavepointTransaction, type TransactionHandle } from './savepoint-transa
 export { PgliteDatabase, SqlError } from './pglite-database.adapter';
 export { PgDatabase } from './pg-database.adapter';
 export { migrate, type MigrateResult } from './migrate';
+export { ensureRegionSchema, regionSchemaName, REGION_TABLES } from './region-schema';
 export { MIGRATIONS, type Migration } from './migrations';
 export * from './org.repository';
 export * from './user.repository';

@@ -6,7 +6,9 @@ import { GroupRepository } from './group.repository';
 import { migrate } from './migrate';
 import { MetricSeriesRepository } from './metric-series.repository';
 import { OrgRepository } from './org.repository';
+import { PgDatabase } from './pg-database.adapter';
 import { PgliteDatabase } from './pglite-database.adapter';
+import { ensureRegionSchema } from './region-schema';
 import { ResourceRepository } from './resource.repository';
 import { RoleRepository } from './role.repository';
 import type { SqlDatabase } from './sql-database.port';
@@ -16,6 +18,11 @@ import { UserRepository } from './user.repository';
 export interface MetastoreOptions {
   /** Source of `createdAt` / `updatedAt` (tests pin it). */
   clock?: Clock;
+  /**
+   * A connection whose search_path puts a region's schema first (`openRegional`) must not migrate: the
+   * migrator's unqualified tables would be created in that schema. Default true.
+   */
+  migrate?: boolean;
 }
 
 /** The repositories over one migrated database. */
@@ -61,12 +68,34 @@ export class Metastore {
    */
   static async over(db: SqlDatabase, options: MetastoreOptions = {}): Promise<Metastore> {
     try {
-      await migrate(db);
+      if (options.migrate !== false) await migrate(db);
     } catch (err) {
       await db.close().catch(() => undefined);
       throw err;
     }
     return new Metastore(db, options.clock ?? systemClock);
+  }
+
+  /**
+   * A PostgreSQL metastore for one region's cluster: migrated (over a plain connection), then — for a
+   * region with a schema of its own (`regionSchema`, null for the home region) — that schema ensured and
+   * first on every connection's search_path, so its coordination tables (offsets, leases, members) are
+   * the region's while everything else is the installation's (region-schema.ts).
+   */
+  static async openRegional(
+    url: string,
+    regionSchema: string | null,
+    options: MetastoreOptions = {},
+  ): Promise<Metastore> {
+    const shared = await Metastore.over(await PgDatabase.connect(url), options);
+    if (regionSchema === null) return shared;
+    try {
+      await ensureRegionSchema(shared.db, regionSchema);
+    } finally {
+      await shared.close();
+    }
+    const regional = await PgDatabase.connect(url, { options: `-c search_path=${regionSchema},public` });
+    return Metastore.over(regional, { ...options, migrate: false });
   }
 
   /**

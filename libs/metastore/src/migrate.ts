@@ -3,7 +3,7 @@ import type { SqlDatabase } from './sql-database.port';
 import { MIGRATIONS, type Migration } from './migrations';
 
 /** Arbitrary constant: the advisory lock key that serializes migrators sharing one PostgreSQL server. */
-const MIGRATION_LOCK_KEY = 7_311_042;
+export const MIGRATION_LOCK_KEY = 7_311_042;
 
 export interface MigrateResult {
   /** Versions applied by this call (empty when the schema was already current). */

@@ -9,6 +9,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,
+  misdirected: 421,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

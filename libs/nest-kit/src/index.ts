@@ -3,3 +3,4 @@ export * from './error.filter';
 export * from './trace-id';
 export * from './raw-body';
 export * from './quarry-logger';
+export * from './disconnect-signal';

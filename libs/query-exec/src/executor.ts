@@ -192,6 +192,7 @@ function addScanStats(into: ScanStats, more: ScanStats): void {
   if (more.maxBlockTime !== null)
     into.maxBlockTime =
       into.maxBlockTime === null ? more.maxBlockTime : Math.max(into.maxBlockTime, more.maxBlockTime);
+  if (more.nodes) into.nodes = [...(into.nodes ?? []), ...more.nodes];
 }
 
 /**

@@ -83,7 +83,7 @@ export class MetricsInfoService {
   }
 
   private datasetId(principal: Principal, dataset: string): string {
-    return metricsDataset(this.storage.registry, principal, dataset, 'query').id;
+    return metricsDataset(this.storage, principal, dataset, 'query').id;
   }
 
   /** The `[start, end)` window in unix seconds; `required` makes both parameters mandatory. */

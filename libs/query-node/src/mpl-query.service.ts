@@ -47,10 +47,10 @@ export class MplQueryService {
     const request = parseMplRequest(body, query, nowMs);
     // Authorize before running: every dataset named by the query (or by a Dataset param).
     for (const name of datasetsOfMpl(request.mpl, request.params)) {
-      metricsDataset(this.storage.registry, principal, name, 'query');
+      metricsDataset(this.storage, principal, name, 'query');
     }
     const source = this.storage.metrics.store.sourceFor(
-      (name) => metricsDataset(this.storage.registry, principal, name, 'query').id,
+      (name) => metricsDataset(this.storage, principal, name, 'query').id,
     );
     const result = await runMpl(request.mpl, {
       source,

@@ -9,11 +9,23 @@ import {
   VirtualFieldCache,
   METRICS_DATASET_KIND,
   type Principal,
+  type RegionalDataset,
   type StorageRuntime,
   STORAGE_RUNTIME,
 } from '@quarry/server';
 import { parseAplRequest } from './query-request';
+import { routeQuery } from './region-routing';
 import { formatLegacy, formatTabular, type ResultFormat } from './result-format';
+
+export interface QueryOptions {
+  /** Aborts the query (the client went away). */
+  signal?: AbortSignal;
+  /**
+   * Answers a query whose datasets live in another region (the main API forwards it there); absent,
+   * such a query is refused with 421 and where its datasets live (the edge endpoint).
+   */
+  elsewhere?: (region: string, dataset: RegionalDataset) => Promise<unknown>;
+}
 
 /** Runs APL for the HTTP endpoints: validate, authorize every dataset the query reads, execute, format. */
 @Injectable()
@@ -26,10 +38,21 @@ export class QueryService {
     private readonly virtualFields: VirtualFieldCache,
   ) {}
 
-  async query(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+  /**
+   * `explainParam` (`?explain=true`): the response's status also carries the optimized plan the query
+   * ran (`status.plan`); where it ran on several query nodes, `status.nodes` says who read what.
+   */
+  async query(
+    body: unknown,
+    formatParam: unknown,
+    principal: Principal,
+    explainParam?: unknown,
+    options: QueryOptions = {},
+  ): Promise<object> {
     const started = process.hrtime.bigint();
     try {
-      const result = await this.queryOnce(body, formatParam, principal);
+      const explain = parseExplain(explainParam);
+      const result = await this.queryOnce(body, formatParam, principal, explain, options);
       this.metrics.queryRequests.inc({ outcome: 'ok' });
       this.metrics.queryDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       return result;
@@ -39,7 +62,13 @@ export class QueryService {
     }
   }
 
-  private async queryOnce(body: unknown, formatParam: unknown, principal: Principal): Promise<object> {
+  private async queryOnce(
+    body: unknown,
+    formatParam: unknown,
+    principal: Principal,
+    explain: boolean,
+    { signal, elsewhere }: QueryOptions,
+  ): Promise<object> {
     const format = parseFormat(formatParam);
     const nowMs = this.clock.nowMs();
     const request = parseAplRequest(body, nowMs);
@@ -50,12 +79,20 @@ export class QueryService {
       .filter((d) => d.kind !== METRICS_DATASET_KIND)
       .map((d) => d.name)
       .filter((name) => hasDatasetCapability(principal.datasetCapabilities, name, 'query', 'read'));
-    for (const dataset of referencedDatasets(request.apl, readable)) {
+    const names = referencedDatasets(request.apl, readable);
+    for (const dataset of names) {
       if (!hasDatasetCapability(principal.datasetCapabilities, dataset, 'query', 'read')) {
         throw forbidden(`this token lacks the query|read capability on dataset "${dataset}"`, {
           code: 'auth_forbidden',
         });
       }
+    }
+    // Each region scans only its own datasets: another region's query goes there, or is refused.
+    const known = names.flatMap((name) => this.storage.registry.getByName(name) ?? []);
+    const route = routeQuery(this.storage.regions, known);
+    if (route.kind === 'remote') {
+      if (!elsewhere) throw this.storage.regions.misdirectedError(route.dataset, 'edge queries');
+      return (await elsewhere(route.region, route.dataset)) as object;
     }
     const started = process.hrtime.bigint();
     const output = await runApl(request.apl, {
@@ -71,6 +108,8 @@ export class QueryService {
         maxHeldRows: this.storage.config.queryMaxHeldRows,
       },
       offload: this.storage.queryOffload,
+      explain,
+      signal,
     });
     this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();
@@ -82,6 +121,14 @@ export class QueryService {
     const ctx = { request, output, elapsedMicros, fieldsByDataset };
     return format === 'tabular' ? formatTabular(ctx) : formatLegacy(ctx);
   }
+}
+
+function parseExplain(value: unknown): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalid(`explain must be "true" or "false", not ${JSON.stringify(value)}`, {
+    code: 'query_explain_invalid',
+  });
 }
 
 function parseFormat(value: unknown): ResultFormat {

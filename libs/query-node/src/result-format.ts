@@ -29,6 +29,10 @@ function statusOf(ctx: FormatContext) {
     cacheStatus: 1,
     minBlockTime: formatRfc3339(stats.minBlockTime ?? ctx.request.startMs),
     maxBlockTime: formatRfc3339(stats.maxBlockTime ?? ctx.request.endMs),
+    // Only when asked (`?explain=true`): strict clients (Go's DisallowUnknownFields) refuse keys they do
+    // not know, so an ordinary answer carries exactly Axiom's status. Then the plan, and on a cluster
+    // which query node read how much (docs/architecture.md, "Distributed queries").
+    ...(ctx.output.plan !== undefined ? { plan: ctx.output.plan, nodes: stats.nodes ?? [] } : {}),
   };
 }
 

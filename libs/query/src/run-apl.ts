@@ -52,6 +52,8 @@ export interface RunAplOptions {
   limits?: Partial<QueryLimits>;
   /** Splits large summarizes across worker threads (see `AggregateOffload` in @quarry/query-exec). */
   offload?: AggregateOffload;
+  /** Return the optimized plan as text with the result (`QueryOutput.plan`). */
+  explain?: boolean;
 }
 
 /** Options of `validateApl`. */
@@ -177,6 +179,7 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     datasetNames: built.datasets,
     aggregated: built.aggregated,
     stats: { ...stats, rowsMatched: result.rowsMatched, numGroups: result.numGroups },
+    ...(options.explain ? { plan: printPlan(plan) } : {}),
   };
 }
 

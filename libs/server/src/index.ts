@@ -20,3 +20,15 @@ export type { IngestBodyOptions } from './workers/cpu-tasks';
 export { EventsReadYourWrites, MetricsReadYourWrites } from './cluster/read-your-writes.interceptor';
 export { VirtualFieldCache, type CachedVirtualField } from './catalog/vfields.cache';
 export { metricsDataset, METRICS_DATASET_KIND } from './metrics/metrics-datasets';
+export { Membership, CLUSTER_RPC_VERSION, QUARRY_VERSION } from './cluster/membership';
+export {
+  assertClusterCaller,
+  decodeRpc,
+  encodeRpc,
+  RPC_CONTENT_TYPE,
+  AGGREGATE_PATH,
+  type AggregateShareRequest,
+  type AggregateShareResponse,
+} from './cluster/query-rpc';
+export { ownerOf, rankOf } from './cluster/partition-ownership';
+export { Regions, type RegionalDataset } from './cluster/regions';

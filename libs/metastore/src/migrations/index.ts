@@ -4,6 +4,8 @@ import { migration0002 } from './0002-rbac';
 import { migration0003 } from './0003-resources';
 import { migration0004 } from './0004-metrics';
 import { migration0005 } from './0005-cluster';
+import { migration0006 } from './0006-membership';
+import { migration0007 } from './0007-regions';
 
 export type { Migration } from './migration';
 
@@ -14,4 +16,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0003,
   migration0004,
   migration0005,
+  migration0006,
+  migration0007,
 ];

@@ -381,12 +381,19 @@ export function metastoreContract(factory: SqlDatabaseFactory): void {
           retentionDays: 0,
           useRetentionPeriod: false,
           mapFields: [],
+          region: '',
         });
         expect(await store.datasets.getByName('logs')).toEqual(created);
         expect(await store.datasets.getById(created.id)).toEqual(created);
         expect(await store.datasets.list()).toEqual([created]);
         expect(await store.datasets.getByName('nope')).toBeNull();
         expect(await store.datasets.getById('nope')).toBeNull();
+      });
+
+      it('keeps the region a dataset was created in', async () => {
+        const created = await store.datasets.create({ name: 'eu-logs', region: 'eu' });
+        expect(created.region).toBe('eu');
+        expect((await store.datasets.getByName('eu-logs'))?.region).toBe('eu');
       });
 
       it('rejects a duplicate name with a conflict', async () => {

@@ -16,6 +16,8 @@ export interface AccessRule {
   noOrgRequired?: boolean;
   /** Health and readiness probes. */
   public?: boolean;
+  /** Operators only: the caller must hold every org capability (an admin token such as the bootstrap one). */
+  admin?: boolean;
 }
 
 export const ACCESS_RULE = 'quarry:access';

@@ -4,7 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, internal } from '@quarry/common';
 import { ACCESS_RULE, AccessRule } from './access.decorator';
 import { AuthService } from './auth.service';
-import { hasDatasetCapability, hasOrgCapability } from './capabilities';
+import {
+  allOrgCapabilities,
+  hasDatasetCapability,
+  hasOrgCapability,
+  type Action,
+  type OrgArea,
+} from './capabilities';
 import type { Principal } from './principal';
 import type { StorageRuntime } from '../storage/storage-runtime';
 import { STORAGE_RUNTIME } from '../storage/tokens';
@@ -16,6 +22,14 @@ export function principalOf(request: FastifyRequest): Principal {
   const principal = (request as unknown as { [PRINCIPAL]?: Principal })[PRINCIPAL];
   if (!principal) throw internal('no principal on request: route is missing an @Access rule');
   return principal;
+}
+
+function holdsEveryOrgCapability(principal: Principal): boolean {
+  return Object.entries(allOrgCapabilities()).every(([area, actions]) =>
+    (actions ?? []).every((action) =>
+      hasOrgCapability(principal.orgCapabilities, area as OrgArea, action as Action),
+    ),
+  );
 }
 
 /** Authenticates every request and checks the route's declared capability. */
@@ -53,6 +67,11 @@ export class AuthGuard implements CanActivate {
       Array.isArray(orgHeader) ? orgHeader[0] : orgHeader,
       rule,
     );
+    if (rule.admin && !holdsEveryOrgCapability(principal)) {
+      throw forbidden('this route is for administrators: it needs a token with every org capability', {
+        code: 'auth_forbidden',
+      });
+    }
     if (rule.org && !hasOrgCapability(principal.orgCapabilities, rule.org[0], rule.org[1])) {
       throw forbidden(`this token lacks the ${rule.org[0]}|${rule.org[1]} capability`, {
         code: 'auth_forbidden',

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { KafkaIngestLog } from '@quarry/log';
-import { Metastore, PgDatabase } from '@quarry/metastore';
+import { Metastore, regionSchemaName } from '@quarry/metastore';
 import type { QuarryConfig } from '../config/config';
 import { METRICS_PARTITION, MetricsRuntime } from '../metrics/metrics-runtime';
 import { AsyncMutex } from '../storage/async-mutex';
@@ -12,14 +12,18 @@ import { DataDirLock } from '../storage/data-dir-lock';
 import { DatasetRegistry } from '../storage/dataset-registry';
 import { summarizeLogRecord } from '../storage/log-codec';
 import { openObjectStore, type ObjectStoreSpec } from '../storage/object-store-spec';
-import { catalogFor, queryWorkersFor, type StorageParts } from '../storage/storage-parts';
+import { catalogFor, queryWorkersFor, shareRunnerFor, type StorageParts } from '../storage/storage-parts';
+import { ClusterAggregateOffload } from './cluster-aggregate-offload';
+import { QueryRpcClient } from './query-rpc';
 import { TailBuffer } from '../storage/tail-buffer';
 import type { CpuPool } from '../workers/cpu-pool';
 import { CatalogSync } from './catalog-sync';
 import { openKafkaLog } from './kafka-logs';
 import { Lease } from './lease';
 import { LogFollower } from './log-follower';
+import { Membership } from './membership';
 import { PartitionOwnership } from './partition-ownership';
+import { Regions } from './regions';
 
 const MERGE_LEASE = 'merger';
 const MERGE_LEASE_MS = 30_000;
@@ -43,7 +47,12 @@ export async function openClusterStorage(
   await fs.mkdir(config.dataDir, { recursive: true });
   const lockFile = DataDirLock.acquire(config.dataDir);
   closers.push(async () => lockFile.release());
-  const metastore = await Metastore.over(await PgDatabase.connect(config.metastoreUrl!));
+  const regions = new Regions(config);
+  // Regions other than the home region keep their offsets, leases and members in a schema of their own.
+  const metastore = await Metastore.openRegional(
+    config.metastoreUrl!,
+    regions.here === regions.home ? null : regionSchemaName(regions.here),
+  );
   closers.push(() => metastore.close());
   const objectsSpec: ObjectStoreSpec = {
     kind: 's3',
@@ -70,6 +79,13 @@ export async function openClusterStorage(
   const compactLog = compacts ? await open('events', 'compact') : null;
   const compactMetrics = compacts ? await open('metrics', 'compact') : null;
 
+  const membership = new Membership(metastore, {
+    nodeId: config.nodeId,
+    roles: config.roles,
+    advertiseUrl: config.advertiseUrl,
+    heartbeatMs: config.heartbeatMs,
+    timeoutMs: config.memberTimeoutMs,
+  });
   const lease = compacts ? new Lease(metastore, MERGE_LEASE, config.nodeId, MERGE_LEASE_MS) : null;
   // Compactors split the partitions of both logs among themselves through leases.
   let ownership: PartitionOwnership | null = null;
@@ -117,6 +133,10 @@ export async function openClusterStorage(
       applyLocally: false,
       refreshCatalog: () => sync!.refresh(),
       ownsPartition: () => ownership?.ownedOf('metrics').includes(METRICS_PARTITION) ?? false,
+      storesDataset: (datasetId) => {
+        const dataset = registry.getById(datasetId);
+        return dataset !== undefined && regions.isLocal(dataset);
+      },
     },
     metastore,
     objects,
@@ -150,7 +170,7 @@ export async function openClusterStorage(
       (key) => catalog.forgetBlock(key),
       cpu,
       { ...DEFAULT_MERGE_POLICY, spanMs: config.blockSpanMs },
-      { applyLocally: false, beforeRound: mayMerge },
+      { applyLocally: false, beforeRound: mayMerge, mergesDataset: (d) => regions.isLocal(d) },
     );
   }
 
@@ -182,8 +202,25 @@ export async function openClusterStorage(
       await started.metrics.stop();
     });
   }
+  const { queryPool, queryOffload: threads, workerOffload } = queryWorkersFor(config, objectsSpec, true);
+  // Query nodes split large summarizes over every live query node (with the cluster secret to talk).
+  const shareRunner = queries ? shareRunnerFor(config, workerOffload, catalog) : null;
+  const queryOffload =
+    queries && config.clusterSecret !== undefined && shareRunner !== null
+      ? new ClusterAggregateOffload(
+          membership,
+          new QueryRpcClient(config.clusterSecret, config.queryRpcTimeoutMs),
+          shareRunner,
+          threads,
+          config.querySplitMinRows,
+          { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
+          config.queryRpcTimeoutMs,
+        )
+      : threads;
   return {
-    ...queryWorkersFor(config, objectsSpec, true),
+    queryPool,
+    queryOffload,
+    shareRunner,
     ...{
       metastore,
       log: appendLog,
@@ -197,6 +234,6 @@ export async function openClusterStorage(
       catalog,
     },
     ...{ lockFile, metrics, merger, cpu, closers },
-    ...{ sync, followers, lease, ownership, kafkaLogs },
+    ...{ sync, followers, lease, ownership, membership, kafkaLogs },
   };
 }

@@ -100,14 +100,16 @@ const leaseName = (key: string) => `partition:${key}`;
 
 /** Rendezvous hashing: the member with the highest hash of (member, key) owns the key. */
 export function ownerOf(key: string, members: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestScore = '';
-  for (const member of members) {
-    const score = createHash('sha256').update(`${member}\0${key}`).digest('hex');
-    if (best === undefined || score > bestScore) {
-      best = member;
-      bestScore = score;
-    }
-  }
-  return best;
+  return rankOf(key, members)[0];
+}
+
+/**
+ * Every member ordered by its rendezvous score for `key`, highest first: the owner, then who takes the
+ * key over when the owner is gone (removing a member never reorders the others).
+ */
+export function rankOf(key: string, members: readonly string[]): string[] {
+  return members
+    .map((member) => ({ member, score: createHash('sha256').update(`${member}\0${key}`).digest('hex') }))
+    .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0))
+    .map((m) => m.member);
 }

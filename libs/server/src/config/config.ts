@@ -24,6 +24,14 @@ const booleanVar = z
 const int = (min: number, max: number) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be >= ${min}`).max(max, `must be <= ${max}`);
 
+/** A region (edge deployment) name: also part of a PostgreSQL schema name, so kept plain. */
+const regionName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9.-]{0,39}$/,
+    'must be 1-40 lowercase letters, digits, dots and dashes (such as eu-central-1 or cloud.eu-central-1.aws)',
+  );
+
 export const CONFIG_VARIABLES = {
   PORT: { schema: int(0, 65535), default: '8080', help: 'HTTP port to listen on.' },
   HOST: { schema: z.string().min(1), default: '0.0.0.0', help: 'Interface to listen on.' },
@@ -148,7 +156,7 @@ export const CONFIG_VARIABLES = {
     schema: int(1, 2_000_000_000),
     // Below ~250k rows a summarize takes a few milliseconds here, about what the round trip costs.
     default: '250000',
-    help: 'A summarize is split across the query workers when the blocks it scans hold at least this many rows.',
+    help: 'A summarize is split across the query workers (and, in a cluster, the live query nodes) when the blocks it scans hold at least this many rows.',
   },
   QUARRY_METRICS_MAX_QUERY_SERIES: {
     schema: int(1, 100_000_000),
@@ -307,6 +315,71 @@ export const CONFIG_VARIABLES = {
     default: undefined,
     help: 'Name of this process in the cluster (leases, logs, consumer groups); default <hostname>-<pid>.',
   },
+  QUARRY_ADVERTISE_URL: {
+    schema: z
+      .string()
+      .url('must be the URL other nodes reach this one at, such as http://10.0.0.7:8080')
+      .optional(),
+    default: undefined,
+    help: 'Cluster: the URL other nodes reach this one at (registered in the metastore); default http://<hostname>:<PORT>.',
+  },
+  QUARRY_HEARTBEAT_MS: {
+    schema: int(100, 60_000),
+    default: '2000',
+    help: 'Cluster: how often a node renews its membership; after QUARRY_MEMBER_TIMEOUT_MS without one it is out.',
+  },
+  QUARRY_MEMBER_TIMEOUT_MS: {
+    schema: int(500, 600_000),
+    default: '10000',
+    help: 'Cluster: a node whose last heartbeat is older than this is out (no work is sent to it).',
+  },
+  QUARRY_CLUSTER_SECRET: {
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    default: undefined,
+    help: 'Cluster: the secret query nodes present to one another on their internal RPC (never a user token); unset = each query runs on the node that received it.',
+  },
+  QUARRY_REGION: {
+    schema: regionName,
+    default: 'local',
+    help: 'The region (edge deployment) this cluster serves: ingest and edge queries for datasets of another region are refused with 421 and where they live; the main query API forwards them there.',
+  },
+  QUARRY_HOME_REGION: {
+    schema: regionName.optional(),
+    default: undefined,
+    help: "The installation's home region (default QUARRY_REGION): the organization's default edge deployment, and the region whose cluster keeps its coordination tables in PostgreSQL's public schema (every other region gets a schema of its own). Set it to the same value in every region.",
+  },
+  QUARRY_REGIONS: {
+    schema: z
+      .string()
+      .transform((s, ctx) => {
+        const regions: Record<string, string> = {};
+        for (const entry of s
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)) {
+          const at = entry.indexOf('=');
+          const name = entry.slice(0, at);
+          const url = entry.slice(at + 1).replace(/\/$/, '');
+          if (at < 1 || !regionName.safeParse(name).success || !/^https?:\/\/[^/]+/.test(url)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${entry}" is not name=url (a region name of lowercase letters, digits, dots and dashes, and an http(s) URL)`,
+            });
+            continue;
+          }
+          regions[name] = url;
+        }
+        return regions;
+      })
+      .optional(),
+    default: undefined,
+    help: "The installation's regions as name=url,... (url: the region's public API, its gateway): where the main query API forwards queries of other regions' datasets, and each dataset's edgeDeploymentUrl.",
+  },
+  QUARRY_QUERY_RPC_TIMEOUT_MS: {
+    schema: int(100, 3_600_000),
+    default: '60000',
+    help: "Cluster: how long a query node waits for another's share of a query before it re-runs the share elsewhere.",
+  },
   QUARRY_ORPHAN_MIN_AGE_MS: {
     schema: int(60_000, 30 * 86_400_000),
     default: '3600000',
@@ -359,7 +432,16 @@ export interface QuarryConfig {
   readYourWritesTimeoutMs: number;
   compactorLeaseMs: number;
   nodeId: string;
+  advertiseUrl: string;
+  heartbeatMs: number;
+  memberTimeoutMs: number;
+  clusterSecret?: string;
+  queryRpcTimeoutMs: number;
   orphanMinAgeMs: number;
+  /** The region this cluster serves, the installation's home region, and every region's public URL. */
+  region: string;
+  homeRegion: string;
+  regions: Record<string, string>;
 }
 
 export interface KafkaConfig {
@@ -433,6 +515,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     catalogRefreshMs: values.QUARRY_CATALOG_REFRESH_MS as number,
     readYourWritesTimeoutMs: values.QUARRY_READ_YOUR_WRITES_TIMEOUT_MS as number,
     compactorLeaseMs: values.QUARRY_COMPACTOR_LEASE_MS as number,
+    advertiseUrl:
+      (values.QUARRY_ADVERTISE_URL as string | undefined)?.replace(/\/$/, '') ??
+      `http://${os.hostname()}:${values.PORT as number}`,
+    heartbeatMs: values.QUARRY_HEARTBEAT_MS as number,
+    memberTimeoutMs: values.QUARRY_MEMBER_TIMEOUT_MS as number,
+    clusterSecret: values.QUARRY_CLUSTER_SECRET as string | undefined,
+    queryRpcTimeoutMs: values.QUARRY_QUERY_RPC_TIMEOUT_MS as number,
+    region: values.QUARRY_REGION as string,
+    homeRegion: (values.QUARRY_HOME_REGION as string | undefined) ?? (values.QUARRY_REGION as string),
+    regions: (values.QUARRY_REGIONS as Record<string, string> | undefined) ?? {},
     nodeId: (values.QUARRY_NODE_ID as string | undefined) ?? `${os.hostname()}-${process.pid}`,
     orphanMinAgeMs: values.QUARRY_ORPHAN_MIN_AGE_MS as number,
     port: values.PORT as number,

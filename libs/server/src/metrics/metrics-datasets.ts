@@ -2,16 +2,18 @@ import { forbidden, invalid, notFound } from '@quarry/common';
 import type { DatasetRecord } from '@quarry/metastore';
 import { hasDatasetCapability, type DatasetCapability } from '../auth/capabilities';
 import type { Principal } from '../auth/principal';
+import type { Regions } from '../cluster/regions';
 import type { DatasetRegistry } from '../storage/dataset-registry';
 
 export const METRICS_DATASET_KIND = 'otel:metrics:v1';
 
 /**
  * Resolves a dataset named by a metrics request: the caller needs the capability on it, it must exist,
- * and it must be a metrics dataset (events and metrics are stored apart).
+ * it must be a metrics dataset (events and metrics are stored apart), and this region must store it
+ * (metrics ingest and queries are edge endpoints: another region's dataset is a 421 saying where).
  */
 export function metricsDataset(
-  registry: DatasetRegistry,
+  { registry, regions }: { registry: DatasetRegistry; regions: Regions },
   principal: Principal,
   name: string,
   capability: Extract<DatasetCapability, 'ingest' | 'query'>,
@@ -30,5 +32,6 @@ export function metricsDataset(
       { code: 'dataset_not_metrics' },
     );
   }
+  regions.assertLocal(dataset, capability === 'ingest' ? 'metrics' : 'metrics queries');
   return dataset;
 }

@@ -37,6 +37,8 @@ export interface MetricsRuntimeOptions {
   refreshCatalog?: () => Promise<void>;
   /** Cluster: whether this node owns the metrics partition now (its lease); default: when the log has it. */
   ownsPartition?: () => boolean;
+  /** Cluster with regions: whether this cluster stores the dataset (only its blocks are merged here). */
+  storesDataset?: (datasetId: string) => boolean;
 }
 
 /**
@@ -146,7 +148,10 @@ export class MetricsRuntime {
     }
     if (await this.mayMerge()) {
       const merged = await this.lock.run(() =>
-        this.store.mergeBlocks(Math.floor(Date.now() / 1000), this.isLive),
+        this.store.mergeBlocks(
+          Math.floor(Date.now() / 1000),
+          (id) => this.isLive(id) && (this.options.storesDataset?.(id) ?? true),
+        ),
       );
       this.totals.merges += merged;
     }

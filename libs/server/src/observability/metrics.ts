@@ -43,6 +43,12 @@ export class QuarryMetrics {
     labelNames: ['result'],
     registers: [this.registry],
   });
+  readonly sharesServed = new Counter({
+    name: 'quarry_distributed_shares_served_total',
+    help: 'Shares of distributed summarizes computed for other query nodes, by outcome (ok, aborted when the coordinator went away, or the error kind).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   readonly rowsExamined = new Counter({
     name: 'quarry_query_rows_examined_total',
     help: 'Rows examined by queries.',
@@ -160,6 +166,21 @@ export class QuarryMetrics {
       'quarry_log_followed_records',
       'Log records a query node has read into its tail since start (cluster).',
       () => (storage.followers ? storage.followers.events.records + storage.followers.metrics.records : 0),
+    );
+    gauge(
+      'quarry_distributed_queries',
+      'Summarizes this query node split across the live query nodes since start (cluster).',
+      () => storage.distributedTotals.splits,
+    );
+    gauge(
+      'quarry_distributed_remote_shares',
+      'Shares of split summarizes this node sent to other query nodes since start (cluster).',
+      () => storage.distributedTotals.remoteShares,
+    );
+    gauge(
+      'quarry_distributed_share_retries',
+      'Shares re-run on another node after their node failed, timed out or answered garbage (cluster).',
+      () => storage.distributedTotals.retries,
     );
     gauge('quarry_merge_lease_held', '1 while this compactor holds the merge lease (cluster).', () =>
       storage.holdsMergeLease ? 1 : 0,

@@ -2,8 +2,10 @@ import type { BlockRecord, DatasetSource } from '@quarry/contracts';
 import type { AggregateOffload, QueryLimits, RemotePartial } from '@quarry/query-exec';
 import type { AggregateNode, ScanNode } from '@quarry/query-plan';
 import { partsOf } from '../storage/part-scan';
+import type { TailEntry } from '../storage/tail-buffer';
 import { PartsSource, StoredDatasetSource } from '../storage/storage-catalog';
 import type { QueryPool } from '../workers/query-pool';
+import { shareCancellation } from '../workers/shared-cancel';
 import type { QueryWorkerConfig } from '../workers/query-tasks';
 
 /**
@@ -29,16 +31,30 @@ export class WorkerAggregateOffload implements AggregateOffload {
     node: AggregateNode,
     scan: ScanNode,
     source: DatasetSource,
+    signal?: AbortSignal,
   ): { remote: Promise<RemotePartial[]>; local: DatasetSource } | null {
     if (!(source instanceof StoredDatasetSource) || this.pool.size === 0) return null;
-    const { blocks, tail } = source.catalog.snapshot(source.datasetId);
-    const inWindow = blocks.filter((b) => b.maxTime >= scan.startMs && b.minTime < scan.endMs);
-    let rows = 0;
-    for (const b of inWindow) rows += b.rowCount;
+    const { inWindow, rows, tail } = snapshotInWindow(source, scan);
     if (inWindow.length < 2 || rows < this.minRows) return null;
     this.splits++;
-    const shards = dealBlocks(inWindow, this.pool.size);
-    const remote = Promise.all(
+    const remote = this.aggregateBlocks(node, scan.dataset, inWindow, signal);
+    return { remote, local: new PartsSource(source, partsOf([], tail)) };
+  }
+
+  /**
+   * Partial states of `node` over exactly `blocks` of `dataset`, on the worker threads (each block on
+   * its shard). What another query node asks of this one (`ClusterAggregateOffload`). An abort of
+   * `signal` stops every thread's scan at its next block.
+   */
+  aggregateBlocks(
+    node: AggregateNode,
+    dataset: string,
+    blocks: readonly BlockRecord[],
+    signal?: AbortSignal,
+  ): Promise<RemotePartial[]> {
+    const shards = dealBlocks(blocks, this.pool.size);
+    const cancel = shareCancellation(signal);
+    return Promise.all(
       shards.flatMap((shardBlocks, shard) =>
         shardBlocks.length === 0
           ? []
@@ -46,23 +62,42 @@ export class WorkerAggregateOffload implements AggregateOffload {
               this.pool.aggregate(shard, {
                 config: this.config,
                 node,
-                dataset: scan.dataset,
+                dataset,
                 blocks: shardBlocks,
                 limits: this.limits,
+                cancel,
               }),
             ],
       ),
     );
-    return { remote, local: new PartsSource(source, partsOf([], tail)) };
   }
 }
 
 /**
- * Deals blocks to `n` shards: each block goes to a shard chosen by a hash of its object key (so the same
- * block lands on the same worker query after query), except that a shard already holding more than its
- * share of rows passes the block to the least loaded one.
+ * One snapshot of a stored dataset for a split: the blocks overlapping the scan's window (and their
+ * rows), and the tail, which the splitting thread reads itself.
  */
-export function dealBlocks(blocks: readonly BlockRecord[], n: number): BlockRecord[][] {
+export function snapshotInWindow(
+  source: StoredDatasetSource,
+  scan: ScanNode,
+): { inWindow: BlockRecord[]; rows: number; tail: readonly TailEntry[] } {
+  const { blocks, tail } = source.catalog.snapshot(source.datasetId);
+  const inWindow = blocks.filter((b) => b.maxTime >= scan.startMs && b.minTime < scan.endMs);
+  let rows = 0;
+  for (const b of inWindow) rows += b.rowCount;
+  return { inWindow, rows, tail };
+}
+
+/**
+ * Deals blocks to `n` shards: each block goes to its preferred shard (by default a hash of its object
+ * key, so the same block lands on the same worker query after query), except that a shard already
+ * holding more than its share of rows passes the block to the least loaded one.
+ */
+export function dealBlocks(
+  blocks: readonly BlockRecord[],
+  n: number,
+  preferredShard: (block: BlockRecord) => number = (block) => hashKey(block.objectKey) % n,
+): BlockRecord[][] {
   const shards: BlockRecord[][] = Array.from({ length: n }, () => []);
   const load = new Array<number>(n).fill(0);
   let total = 0;
@@ -72,7 +107,7 @@ export function dealBlocks(blocks: readonly BlockRecord[], n: number): BlockReco
     (a, b) => b.rowCount - a.rowCount || (a.objectKey < b.objectKey ? -1 : a.objectKey > b.objectKey ? 1 : 0),
   );
   for (const block of ordered) {
-    let shard = hashKey(block.objectKey) % n;
+    let shard = preferredShard(block);
     if (load[shard] + block.rowCount > fair * 1.25) shard = load.indexOf(Math.min(...load));
     shards[shard].push(block);
     load[shard] += block.rowCount;

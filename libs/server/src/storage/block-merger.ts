@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
 import { blockIdFor, logEpochOfBlockId, type BlockRecord } from '@quarry/contracts';
-import type { Metastore } from '@quarry/metastore';
+import type { DatasetRecord, Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
 import { BackgroundLoop } from './background-loop';
@@ -38,6 +38,11 @@ export interface MergerCoordination {
    * where the cluster refreshes the block index from the metastore, so runs are chosen from fresh lists.
    */
   beforeRound?: () => Promise<boolean>;
+  /**
+   * Cluster with regions: whether this cluster stores the dataset. Another region's blocks are in the
+   * shared catalog but in that region's object store: never merged here. Default: every dataset.
+   */
+  mergesDataset?: (dataset: DatasetRecord) => boolean;
 }
 
 /**
@@ -108,6 +113,7 @@ export class BlockMerger {
     const total: MergeResult = { merged: 0, replaced: 0 };
     if (this.coordination.beforeRound && !(await this.coordination.beforeRound())) return total;
     for (const dataset of this.registry.list()) {
+      if (this.coordination.mergesDataset && !this.coordination.mergesDataset(dataset)) continue;
       for (const run of this.runsOf(this.blocks.list(dataset.id))) {
         if (this.stopping) return total;
         if (await this.mergeRun(dataset.id, run)) {

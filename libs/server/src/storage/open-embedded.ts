@@ -73,6 +73,14 @@ export async function openEmbeddedStorage(
     ...queryWorkersFor(config, objectsSpec, false),
     ...{ metastore, log, objects, objectsSpec, registry, blocks, tail, lock, compactor, catalog },
     ...{ lockFile, metrics, merger, cpu, closers },
-    ...{ sync: null, followers: null, lease: null, ownership: null, kafkaLogs: [] },
+    ...{
+      sync: null,
+      followers: null,
+      lease: null,
+      ownership: null,
+      membership: null,
+      shareRunner: null,
+      kafkaLogs: [],
+    },
   };
 }

@@ -3,7 +3,9 @@ import {
   selectRowsLate,
   TIME_FIELD,
   type BlockRecord,
+  type Cancellation,
   type ColumnBatch,
+  type DatasetSource,
   type ScanRequest,
   type ScanStats,
   type ScanTimeOrder,
@@ -20,6 +22,25 @@ export interface ScanPart {
   maxTime: number;
   block: BlockRecord | null;
   entry: TailEntry | null;
+}
+
+/**
+ * Some blocks of a dataset as a source for one partial summarize (a query worker's share, or another
+ * node's): only scans, no schema (the plan was bound by the node that planned it).
+ */
+export function blocksSource(
+  name: string,
+  blocks: readonly BlockRecord[],
+  reader: BlockSource,
+  /** Stops the scan between blocks (a query worker's share, cancelled from the main thread). */
+  cancel?: Cancellation,
+): DatasetSource {
+  const parts = partsOf(blocks, []);
+  return {
+    name,
+    schema: async () => [],
+    scan: (request) => scanParts(parts, cancel ? { ...request, signal: cancel } : request, reader),
+  };
 }
 
 export function partsOf(blocks: readonly BlockRecord[], tail: readonly TailEntry[]): ScanPart[] {

@@ -20,6 +20,10 @@ import type { CatalogSync } from '../cluster/catalog-sync';
 import type { Lease } from '../cluster/lease';
 import type { LogFollower } from '../cluster/log-follower';
 import type { PartitionOwnership } from '../cluster/partition-ownership';
+import type { Membership } from '../cluster/membership';
+import type { ShareRunner } from '../cluster/cluster-aggregate-offload';
+import { runPartialAggregate } from '@quarry/query-exec';
+import { blocksSource } from './part-scan';
 
 /** The parts a process opened for its roles (absent parts are null). */
 export interface StorageParts {
@@ -45,6 +49,9 @@ export interface StorageParts {
   followers: { events: LogFollower; metrics: LogFollower } | null;
   lease: Lease | null;
   ownership: PartitionOwnership | null;
+  membership: Membership | null;
+  /** Query nodes of a cluster: computes the shares other query nodes send here. */
+  shareRunner: ShareRunner | null;
   /** Every Kafka client this process opened (closed on shutdown). */
   kafkaLogs: KafkaIngestLog[];
   /** Other things to close, in order. */
@@ -73,9 +80,13 @@ export function queryWorkersFor(
   config: QuarryConfig,
   objects: ObjectStoreSpec,
   rangeReads: boolean,
-): { queryPool: QueryPool | null; queryOffload: AggregateOffload | undefined } {
+): {
+  queryPool: QueryPool | null;
+  queryOffload: AggregateOffload | undefined;
+  workerOffload: WorkerAggregateOffload | null;
+} {
   const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
-  if (queryWorkers === 0) return { queryPool: null, queryOffload: undefined };
+  if (queryWorkers === 0) return { queryPool: null, queryOffload: undefined, workerOffload: null };
   // Threads last: nothing after this can fail and leave them running.
   const queryPool = new QueryPool(queryWorkers, config.queryWorkerHeapMb);
   const queryOffload = new WorkerAggregateOffload(
@@ -93,5 +104,22 @@ export function queryWorkersFor(
     config.querySplitMinRows,
     { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
   );
-  return { queryPool, queryOffload };
+  return { queryPool, queryOffload, workerOffload: queryOffload };
+}
+
+/** This node's way to compute a share of a summarize: its query workers, or the event loop without them. */
+export function shareRunnerFor(
+  config: QuarryConfig,
+  workers: WorkerAggregateOffload | null,
+  catalog: StorageCatalog,
+): ShareRunner {
+  if (workers !== null)
+    return (node, dataset, blocks, signal) => workers.aggregateBlocks(node, dataset, blocks, signal);
+  const limits = { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows };
+  return async (node, dataset, blocks, signal) => [
+    await runPartialAggregate(node, blocksSource(dataset, blocks, catalog.reader, signal), {
+      limits,
+      signal,
+    }),
+  ];
 }

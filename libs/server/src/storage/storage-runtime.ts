@@ -3,7 +3,8 @@ import { notFound, unavailable } from '@quarry/common';
 import type { IngestLog } from '@quarry/log';
 import type { DatasetRecord, Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
-import type { AggregateOffload } from '@quarry/query-exec';
+import type { AggregateOffload, RemotePartial } from '@quarry/query-exec';
+import type { AggregateShareRequest } from '../cluster/query-rpc';
 import type { QuarryConfig } from '../config/config';
 import type { MetricsRuntime } from '../metrics/metrics-runtime';
 import type { AsyncMutex } from './async-mutex';
@@ -19,6 +20,9 @@ import { CpuPool } from '../workers/cpu-pool';
 import { WorkerAggregateOffload } from '../query/worker-aggregate-offload';
 import type { CatalogSync } from '../cluster/catalog-sync';
 import type { LogFollower } from '../cluster/log-follower';
+import type { Membership } from '../cluster/membership';
+import { Regions } from '../cluster/regions';
+import { ClusterAggregateOffload } from '../cluster/cluster-aggregate-offload';
 import { openClusterStorage } from '../cluster/open-cluster';
 
 /**
@@ -51,6 +55,11 @@ export class StorageRuntime {
   readonly queryOffload: AggregateOffload | undefined;
   readonly sync: CatalogSync | null;
   readonly followers: { events: LogFollower; metrics: LogFollower } | null;
+  /** Cluster: this node's registration and the live members (null for the embedded shape). */
+  readonly membership: Membership | null;
+  /** The installation's regions, and which datasets this cluster stores. */
+  readonly regions: Regions;
+  readonly startedAt = new Date().toISOString();
 
   private constructor(
     readonly config: QuarryConfig,
@@ -70,6 +79,8 @@ export class StorageRuntime {
     this.queryOffload = parts.queryOffload;
     this.sync = parts.sync;
     this.followers = parts.followers;
+    this.membership = parts.membership;
+    this.regions = new Regions(config);
   }
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
@@ -140,6 +151,7 @@ export class StorageRuntime {
       }
     }
     sync.start(this.config.catalogRefreshMs);
+    await this.membership?.start();
     this.followers?.events.start();
     this.followers?.metrics.start();
     if (this.compactor !== null) {
@@ -152,9 +164,29 @@ export class StorageRuntime {
     this.logger.log(`cluster node ${this.config.nodeId} (${this.config.roles.join(', ')}) is ready`);
   }
 
+  /**
+   * A share of a summarize another query node asked this one for (the internal RPC): the partial states
+   * of the plan fragment over exactly those blocks, from this node's cache and object store.
+   */
+  async runAggregateShare(request: AggregateShareRequest, signal?: AbortSignal): Promise<RemotePartial[]> {
+    const runner = this.parts.shareRunner;
+    if (runner === null)
+      throw unavailable('this node does not compute query shares', { code: 'role_not_served' });
+    return runner(request.node, request.dataset, request.blocks, signal);
+  }
+
   /** Summarizes split across the query workers since start. */
   get querySplits(): number {
-    return this.queryOffload instanceof WorkerAggregateOffload ? this.queryOffload.splits : 0;
+    const threads =
+      this.queryOffload instanceof ClusterAggregateOffload ? this.queryOffload.local : this.queryOffload;
+    return threads instanceof WorkerAggregateOffload ? threads.splits : 0;
+  }
+
+  /** Distributed summarizes since start (cluster query nodes; zeros elsewhere). */
+  get distributedTotals(): ClusterAggregateOffload['totals'] {
+    return this.queryOffload instanceof ClusterAggregateOffload
+      ? this.queryOffload.totals
+      : { splits: 0, remoteShares: 0, retries: 0 };
   }
 
   /** Cluster nodes running the lease's work: whether this node holds the merge lease now. */
@@ -252,6 +284,7 @@ export class StorageRuntime {
     await this.merger?.stop();
     await this.compactor?.stop();
     await this.metrics.close();
+    await this.membership?.stop();
     // Leases back at once: the other compactors take the partitions over without waiting for expiry.
     await this.parts.ownership?.stop();
     await this.parts.lease?.release();

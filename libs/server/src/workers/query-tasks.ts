@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { BlockRecord, DatasetSource } from '@quarry/contracts';
+import type { BlockRecord } from '@quarry/contracts';
 import { runPartialAggregate, type QueryLimits, type RemotePartial } from '@quarry/query-exec';
 import type { AggregateNode } from '@quarry/query-plan';
 import { BlockReader } from '../storage/block-reader';
 import { openObjectStore, type ObjectStoreSpec } from '../storage/object-store-spec';
-import { partsOf, scanParts } from '../storage/part-scan';
+import { blocksSource } from '../storage/part-scan';
+import { cancellationOf } from './shared-cancel';
 import { settle, type TaskResult } from './task-result';
 
 /**
@@ -29,6 +30,8 @@ export interface AggregateTaskInput {
   dataset: string;
   blocks: BlockRecord[];
   limits?: Partial<QueryLimits>;
+  /** Set (to 1) by the main thread when the query is aborted: the scan stops between blocks. */
+  cancel?: SharedArrayBuffer;
 }
 
 let reader: Promise<BlockReader> | null = null;
@@ -53,14 +56,11 @@ function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
 }
 
 export async function aggregateTask(input: AggregateTaskInput): Promise<RemotePartial> {
-  const blocks = await readerFor(input.config);
-  const parts = partsOf(input.blocks, []);
-  const source: DatasetSource = {
-    name: input.dataset,
-    schema: async () => [],
-    scan: (request) => scanParts(parts, request, blocks),
-  };
-  return runPartialAggregate(input.node, source, { limits: input.limits });
+  const reader = await readerFor(input.config);
+  const cancel = input.cancel ? cancellationOf(input.cancel) : undefined;
+  return runPartialAggregate(input.node, blocksSource(input.dataset, input.blocks, reader, cancel), {
+    limits: input.limits,
+  });
 }
 
 export function runAggregateTask(input: AggregateTaskInput): Promise<TaskResult<RemotePartial>> {
