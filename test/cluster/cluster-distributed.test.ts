@@ -2,15 +2,18 @@ import * as http from 'node:http';
 import fc from 'fast-check';
 import { ownerOf } from '@quarry/server';
 import { expectCorpusPasses, ingestCorpusAsBlocks } from '../suites/apl-conformance.suite';
+import { metricsConformanceSuite } from '../suites/metrics-conformance.suite';
 import { describeCluster, startClusterTarget, type ClusterTarget } from '../support/cluster-target';
-import { startTestServer, type TestTarget } from '../support/test-server';
+import { startTestServer, type TargetOpener, type TestTarget } from '../support/test-server';
 
 /**
- * Distributed queries (issue 14): with three query nodes and the split threshold at one row, every
- * summarize over more than one block is dealt over the nodes by rendezvous hashing on block id, computed
- * on each node's workers, and merged by the node that received it. The answers must be the
- * single-process answers — the APL conformance corpus passes exactly as on the standalone — and a share
- * whose node is gone, frozen, on another version or answering garbage is computed elsewhere.
+ * Distributed queries (issue 14): with three query nodes and the split thresholds at one row and one
+ * series, every summarize and every take or top over a filtered scan of more than one block is dealt
+ * over the nodes by rendezvous hashing on block id, and every MPL query with an `align` is split over
+ * series; the node that received the query merges. The answers must be the single-process answers —
+ * both conformance corpora pass exactly as on the standalone, and generated queries over generated
+ * events answer as a standalone server does — and a share whose node is gone, frozen, on another
+ * version or answering garbage is computed elsewhere.
  */
 describeCluster('distributed queries', () => {
   let target: ClusterTarget;
@@ -21,6 +24,7 @@ describeCluster('distributed queries', () => {
     target = await startClusterTarget(
       {
         QUARRY_QUERY_SPLIT_MIN_ROWS: '1',
+        QUARRY_MPL_SPLIT_MIN_SERIES: '1',
         QUARRY_MERGE_INTERVAL_MS: '3600000', // keep many blocks: more to deal out
         QUARRY_QUERY_RPC_TIMEOUT_MS: '3000',
         QUARRY_HEARTBEAT_MS: '300',
@@ -120,6 +124,28 @@ describeCluster('distributed queries', () => {
     expect(remoteShares).toBeGreaterThan(0);
   }, 180_000);
 
+  /** Queries split over the query nodes so far, summed over the nodes (each counts what it coordinated). */
+  async function splitsSoFar(): Promise<number> {
+    let splits = 0;
+    for (const node of target.cluster.nodesOf('query')) {
+      const text = await (await fetch(`${node.url}/metrics`)).text();
+      splits += Number(/^quarry_distributed_queries (\d+)/m.exec(text)?.[1] ?? NaN);
+    }
+    return splits;
+  }
+
+  // The MPL corpus with every query's series split over the three query nodes (each node reads the
+  // series it owns and aligns them; the receiving node groups and computes): answers as on one process.
+  let splitsBeforeMpl = 0;
+  it('counts the splits before the MPL corpus', async () => {
+    splitsBeforeMpl = await splitsSoFar();
+  });
+  const shared: TargetOpener = async () => ({ ...target, close: async () => undefined });
+  metricsConformanceSuite(shared);
+  it('split the MPL corpus over series', async () => {
+    expect((await splitsSoFar()) - splitsBeforeMpl).toBeGreaterThanOrEqual(40);
+  });
+
   /** Generated events: keys with nulls, mixed integer/float values, strings, over a day. */
   const generatedEvent = fc.record({
     k: fc.constantFrom('a', 'b', 'c', 'd', null),
@@ -171,7 +197,9 @@ describeCluster('distributed queries', () => {
         );
         for (let i = 0; i < events.length; i += 600) {
           const res = await server.request('POST', '/v1/datasets/generated/ingest', {
-            body: events.slice(i, i + 600),
+            // `i`: a unique number, to order rows totally (a top's ties are broken by scan order, and the
+            // cluster's blocks hold other rows than the standalone's: its compactors split partitions)
+            body: events.slice(i, i + 600).map((e, j) => ({ ...e, i: i + j })),
           });
           expect(res.status).toBe(200);
           if (i + 600 < events.length) await server.compact(); // blocks to deal out; the last chunk in the tail
@@ -197,10 +225,49 @@ describeCluster('distributed queries', () => {
         { numRuns: 40 },
       );
       expect(splitSomewhere).toBe(true);
+
+      // Takes and tops over a filter: each node keeps its blocks' rows, the coordinator keeps the best.
+      let rowsSplitSomewhere = false;
+      await fc.assert(
+        fc.asyncProperty(generatedRowsQuery, async ({ apl, exact }) => {
+          const [distributed, single] = [await run(target, apl), await run(reference, apl)];
+          if (exact) expect({ apl, rows: distributed }).toEqual({ apl, rows: single });
+          else {
+            // Which rows a take keeps depends on the blocks; how many does not, nor that they match.
+            expect({ apl, rows: distributed[0]?.length }).toEqual({ apl, rows: single[0]?.length });
+            expect(new Set(distributed[0]).size).toBe(distributed[0]?.length ?? 0);
+          }
+          const { body } = await summarizeWith(apl);
+          if (new Set((body.status.nodes as { node: string }[] | undefined)?.map((n) => n.node)).size > 1)
+            rowsSplitSomewhere = true;
+        }),
+        { numRuns: 30 },
+      );
+      expect(rowsSplitSomewhere).toBe(true);
     } finally {
       await reference.close();
     }
-  }, 180_000);
+  }, 240_000);
+
+  /** A take or top over a filter; `exact`: totally ordered (by the unique `i` last), so row for row. */
+  const generatedRowsQuery = fc.oneof(
+    fc
+      .record({
+        filter: fc.constantFrom("| where k != 'a'", '| where g > 4', '| where isnotnull(x)'),
+        by: fc.constantFrom('x desc', 'k asc, g desc', 's desc nulls first', 'g * 2 asc'),
+        n: fc.integer({ min: 1, max: 60 }),
+      })
+      .map(({ filter, by, n }) => ({
+        apl: `['generated'] ${filter} | top ${n} by ${by}, i asc | project i, k, g, x`,
+        exact: true,
+      })),
+    fc
+      .record({
+        filter: fc.constantFrom("| where k == 'b'", '| where g == 3 and isnotnull(x)'),
+        n: fc.integer({ min: 1, max: 2000 }),
+      })
+      .map(({ filter, n }) => ({ apl: `['generated'] ${filter} | project i, g | take ${n}`, exact: false })),
+  );
 
   /** One APL query on the cluster with `explain` (which nodes computed it). */
   async function summarizeWith(apl: string) {

@@ -59,6 +59,8 @@ const MATRIX: Record<string, MatrixEntry> = {
   'GET /readyz': {},
   'GET /metrics': {},
   'POST /internal/v1/aggregate': { internal: true },
+  'POST /internal/v1/rows': { internal: true },
+  'POST /internal/v1/mpl': { internal: true },
   // Datasets (v1 and v2) and their sub-resources.
   'GET /v1/datasets': {},
   'POST /v1/datasets': {},

@@ -25,6 +25,8 @@ const EXAMPLES: [string, RouteTarget][] = [
   ['POST /v1/datasets/foo/query', 'query'],
   // never forwarded: the nodes' internal RPC
   ['POST /internal/v1/aggregate', 'internal'],
+  ['POST /internal/v1/rows', 'internal'],
+  ['POST /internal/v1/mpl', 'internal'],
   ['GET /internal', 'internal'],
   // management
   ['GET /v1/cluster', 'management'],

@@ -427,6 +427,11 @@ export class MetricsStore {
     return removed.length;
   }
 
+  /** How many series a metric of a dataset has (whether a query over it is worth splitting). */
+  seriesCount(datasetId: string, metric: string): number {
+    return this.catalog.metric(datasetId, metric)?.series.size ?? 0;
+  }
+
   /**
    * The read side as the MPL engine sees it. `resolve` maps a dataset name to the id of a metrics
    * dataset, or throws (unknown dataset, wrong kind).

@@ -9,6 +9,7 @@ import { isQuarryError } from '@quarry/common';
 import type { HistogramPoint, MetricSeries, MetricTags } from '@quarry/contracts';
 import { renderMpl, runMpl } from './index';
 import { MemoryMetricsSource } from './testing/memory-metrics-source';
+import { seriesSplittingOffload } from './testing/series-splitting-offload';
 
 const DIR = join(__dirname, '../../../test/golden/mpl');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -51,15 +52,19 @@ for (const s of data.series) {
   source.add(data.dataset, series);
 }
 
-async function render(query: string, params: Record<string, string> | undefined): Promise<string> {
+/** Simple queries split over series across imaginary query nodes (counted in `render`). */
+let splits = 0;
+
+async function render(
+  query: string,
+  params: Record<string, string> | undefined,
+  split = false,
+): Promise<string> {
   try {
-    const result = await runMpl(query, {
-      source,
-      startSec: data.t0,
-      endSec: data.t0 + 3600,
-      nowSec: data.t0 + 3600,
-      params,
-    });
+    const options = { source, startSec: data.t0, endSec: data.t0 + 3600, nowSec: data.t0 + 3600, params };
+    const offload = split ? seriesSplittingOffload(query, options) : undefined;
+    const result = await runMpl(query, { ...options, offload });
+    splits += offload?.splits ?? 0;
     const v2 = renderMpl(result, 'metrics-v2') as {
       metadata: { group_keys: string[]; warnings: string[]; custom_unit: string };
       series: { metric: string; tags: object; start: number; resolution: number; data: (number | null)[] }[];
@@ -100,4 +105,22 @@ describe('MPL golden files', () => {
       expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
     });
   }
+});
+
+// Every golden query again with its series split over three imaginary query nodes (each part through
+// structuredClone, the parts in another order): the answers must not change, limits and errors included.
+describe('MPL golden files split over series', () => {
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.mpl') && f.startsWith(FILTER));
+  for (const file of files) {
+    const expectedPath = join(DIR, file.replace(/\.mpl$/, '.expected'));
+    it(file, async () => {
+      const paramsPath = join(DIR, file.replace(/\.mpl$/, '.params.json'));
+      const params = existsSync(paramsPath)
+        ? (JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, string>)
+        : undefined;
+      const actual = await render(readFileSync(join(DIR, file), 'utf8'), params, true);
+      expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
+    });
+  }
+  it('split some queries', () => expect(splits).toBeGreaterThan(FILTER ? 0 : 30));
 });

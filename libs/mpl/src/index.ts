@@ -1,4 +1,6 @@
-export { runMpl, validateMpl, datasetsOfMpl, type MplRunOptions } from './mpl';
+export { runMpl, runMplPart, validateMpl, datasetsOfMpl, type MplRunOptions } from './mpl';
+export type { MplFramePart, MplOffload } from './exec/series-split';
+export type { TagMap as MplTagMap } from './exec/frame';
 export { renderMpl, type MplFormat } from './render';
 export type { MplResult, MplSeries, MplTagJson } from './result';
 export type { MplDiagnostic, MplDiagnosticCode } from './syntax/diagnostics';

@@ -1,7 +1,9 @@
 /** The public entry points of @quarry/mpl: validate, list datasets, run. */
 import { isQuarryError } from '@quarry/common';
 import type { MetricsSource } from '@quarry/contracts';
-import { datasetOf, executeQuery, expandHistograms, type ExecContext } from './exec/executor';
+import { datasetOf, executePart, executeQuery, expandHistograms, type ExecContext } from './exec/executor';
+import type { TagMap } from './exec/frame';
+import { partOf, splittablePrefix, type MplFramePart, type MplOffload } from './exec/series-split';
 import { compileFilter } from './exec/filter';
 import { DEFAULT_MPL_LIMITS, type MplLimits } from './exec/limits';
 import { finalizeFrame, type MplResult } from './result';
@@ -20,6 +22,8 @@ export interface MplRunOptions {
   /** `param__x` (or `x`) → MPL literal text. */
   params?: Record<string, string>;
   limits?: Partial<MplLimits>;
+  /** Splits simple queries over series across nodes (exec/series-split.ts); absent: all here. */
+  offload?: MplOffload;
 }
 
 interface Compiled {
@@ -68,14 +72,15 @@ export function datasetsOfMpl(text: string, params?: Record<string, string>): st
   return [...out];
 }
 
-export async function runMpl(text: string, options: MplRunOptions): Promise<MplResult> {
-  if (!(options.endSec > options.startSec))
-    throw mplError('mpl_invalid_value', 'the query range is empty: endTime must be after startTime');
-  const { file, params, intervalSeconds } = compile(text, options.params, options.endSec - options.startSec);
+/** The execution context of a compiled query (what `runMpl` and `runMplPart` share). */
+function contextFor(compiled: Compiled, options: MplRunOptions): ExecContext {
+  const { params, intervalSeconds } = compiled;
   const supplied = new Set(
     Object.keys(options.params ?? {}).map((k) => (k.startsWith('param__') ? k.slice(7) : k)),
   );
-  const ctx: ExecContext = {
+  const parts = new Map<Extract<Query, { kind: 'simple' }>, number>();
+  forEachSimple(compiled.file.query, (q) => parts.set(q, parts.size));
+  return {
     source: options.source,
     range: { start: options.startSec, end: options.endSec },
     nowSec: options.nowSec,
@@ -86,7 +91,21 @@ export async function runMpl(text: string, options: MplRunOptions): Promise<MplR
     warnings: params.unusedSupplied.map((p) => `param__${p} was supplied but not declared`),
     pointsRead: 0,
     units: new Set(),
+    offload: options.offload,
+    partOf: parts,
   };
+}
+
+function checkedRange(options: MplRunOptions): void {
+  if (!(options.endSec > options.startSec))
+    throw mplError('mpl_invalid_value', 'the query range is empty: endTime must be after startTime');
+}
+
+export async function runMpl(text: string, options: MplRunOptions): Promise<MplResult> {
+  checkedRange(options);
+  const compiled = compile(text, options.params, options.endSec - options.startSec);
+  const { file } = compiled;
+  const ctx = contextFor(compiled, options);
   const frame = await executeQuery(file.query, ctx);
   expandHistograms(frame); // histograms that reach the output are shown as their scalar sub-series
   const series = finalizeFrame(frame, ctx);
@@ -100,4 +119,23 @@ export async function runMpl(text: string, options: MplRunOptions): Promise<MplR
     warnings: ctx.warnings,
     stats: { pointsRead: ctx.pointsRead, seriesReturned: series.length },
   };
+}
+
+/**
+ * One node's share of a query split over series: simple query number `part` (in the order
+ * `MplOffload.split` names them), over the series `inShare` accepts, through its splittable pipes.
+ */
+export async function runMplPart(
+  text: string,
+  options: Omit<MplRunOptions, 'offload'>,
+  part: number,
+  inShare: (metric: string, tags: TagMap) => boolean,
+): Promise<MplFramePart> {
+  checkedRange(options);
+  const compiled = compile(text, options.params, options.endSec - options.startSec);
+  const ctx: ExecContext = { ...contextFor(compiled, options), seriesFilter: inShare, warnings: [] };
+  const q = [...ctx.partOf!].find(([, n]) => n === part)?.[0];
+  if (!q) throw mplError('mpl_invalid_value', `the query has no part ${part}`);
+  const { frame, selected } = await executePart(q, splittablePrefix(q.pipes), ctx);
+  return partOf(frame, selected, ctx);
 }

@@ -1,19 +1,19 @@
 /**
  * Turns a logical plan into a pipeline of batch streams (pull-based async iterators) and runs it.
  */
-import {
-  emptyScanStats,
-  type Column,
-  type ColumnBatch,
-  type DatasetSource,
-  type ScanStats,
-} from '@quarry/contracts';
+import type { Column, ColumnBatch, DatasetSource, ScanStats } from '@quarry/contracts';
 import { joinRowSource, type AggregateNode, type PlanNode, type ScanNode } from '@quarry/query-plan';
 import { QuarryError } from '@quarry/common';
 import { concatBatches } from './concat';
 import { EvalContext } from './eval/context';
 import { aggregate, PartialAggregate } from './operators/aggregate';
-import type { AggregateOffload, BatchStream, ExecEnv, RemotePartial } from './operators/exec-env';
+import type {
+  AggregateOffload,
+  BatchStream,
+  ExecEnv,
+  RemotePartial,
+  RowsFragment,
+} from './operators/exec-env';
 import { join } from './operators/join';
 import { makeSeries } from './operators/make-series';
 import { mvExpand } from './operators/mv-expand';
@@ -23,6 +23,14 @@ import { planTimeOrderedTop } from './operators/time-ordered-top';
 import { topHeap } from './operators/top-heap';
 import { parse } from './operators/parse';
 import { extend, filter, limit, project, scan, union, values } from './operators/streaming';
+import {
+  addScanStats,
+  distributableRowsScan,
+  offloadedRows,
+  ROW_WISE,
+  runRowsFragment,
+  shareEnv,
+} from './row-fragments';
 
 export interface ExecuteOptions {
   sources: Map<string, DatasetSource>;
@@ -88,9 +96,14 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
     }
     case 'sort':
       return sort(input(), node.keys, env);
-    case 'limit':
+    case 'limit': {
+      const source = env.offload?.splitRows ? distributableRowsScan(node) : null;
+      if (source) return offloadedRows(node, source, env, matched, build);
       return limit(input(), node.count);
+    }
     case 'top': {
+      const source = env.offload?.splitRows ? distributableRowsScan(node) : null;
+      if (source) return offloadedRows(node, source, env, matched, build);
       const bound = planTimeOrderedTop(node, env);
       return topHeap(input(), node.count, node.keys, env, bound);
     }
@@ -137,9 +150,6 @@ function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new QuarryError('unavailable', 'query aborted', { code: 'query_aborted' });
 }
 
-/** Operators that work row by row, batch by batch: a summarize over a chain of them can be split. */
-const ROW_WISE = new Set(['filter', 'extend', 'project', 'mv-expand', 'parse']);
-
 /** The scan under a summarize whose input is a row-wise chain over that one scan, else null. */
 function splittableScan(node: AggregateNode): ScanNode | null {
   let n: PlanNode = node.input;
@@ -181,20 +191,6 @@ async function* offloadedAggregate(
   yield partial.finish(env.counters);
 }
 
-function addScanStats(into: ScanStats, more: ScanStats): void {
-  into.blocksExamined += more.blocksExamined;
-  into.blocksMatched += more.blocksMatched;
-  into.blocksCached += more.blocksCached;
-  into.rowsExamined += more.rowsExamined;
-  if (more.minBlockTime !== null)
-    into.minBlockTime =
-      into.minBlockTime === null ? more.minBlockTime : Math.min(into.minBlockTime, more.minBlockTime);
-  if (more.maxBlockTime !== null)
-    into.maxBlockTime =
-      into.maxBlockTime === null ? more.maxBlockTime : Math.max(into.maxBlockTime, more.maxBlockTime);
-  if (more.nodes) into.nodes = [...(into.nodes ?? []), ...more.nodes];
-}
-
 /**
  * The remote side of a split summarize: reads `source` (part of the dataset) through the summarize's
  * input chain and returns the partial state, for `AggregateOffload` implementations to run on a worker.
@@ -207,18 +203,23 @@ export async function runPartialAggregate(
   const scanNode = splittableScan(node);
   if (!scanNode)
     throw new QuarryError('internal', 'summarize cannot be split', { code: 'exec_not_splittable' });
-  const env: ExecEnv = {
-    sources: new Map([[scanNode.dataset, source]]),
-    stats: emptyScanStats(),
-    signal: options.signal,
-    ctx: new EvalContext(),
-    counters: { rowsMatched: 0, numGroups: 0 },
-    scanHints: new Map(),
-    budget: new RowBudget({ ...DEFAULT_QUERY_LIMITS, ...options.limits }),
-  };
+  const env = shareEnv(new Map([[scanNode.dataset, source]]), options);
   const partial = new PartialAggregate(node, env.budget);
   for await (const batch of build(node.input, env, node.input)) partial.add(batch, env.ctx);
   return { state: partial.toState(), stats: env.stats, rowsMatched: env.counters.rowsMatched };
+}
+
+/**
+ * The remote side of a split take or top: its rows from each of `parts` (one block each, in the scan's
+ * order), for `AggregateOffload.splitRows` implementations (row-fragments.ts).
+ */
+export function runRowsShare(
+  node: RowsFragment,
+  dataset: string,
+  parts: readonly DatasetSource[],
+  options: { limits?: Partial<QueryLimits>; signal?: AbortSignal },
+): ReturnType<typeof runRowsFragment> {
+  return runRowsFragment(node, dataset, parts, options, build);
 }
 
 /** `T | count` and `summarize count()` with no keys, straight over an unfiltered scan. */

@@ -1,6 +1,18 @@
-export { executePlan, runPartialAggregate, type ExecuteOptions, type ExecuteResult } from './executor';
+export {
+  executePlan,
+  runPartialAggregate,
+  runRowsShare,
+  type ExecuteOptions,
+  type ExecuteResult,
+} from './executor';
 export { PartialAggregate } from './operators/aggregate';
-export type { AggregateOffload, PartialAggregateState, RemotePartial } from './operators/exec-env';
+export type {
+  AggregateOffload,
+  PartialAggregateState,
+  RemotePartial,
+  RemoteRows,
+  RowsFragment,
+} from './operators/exec-env';
 export { toResultTable, type TableOptions } from './result-table';
 export { evaluate } from './eval/evaluate';
 export { EvalContext } from './eval/context';

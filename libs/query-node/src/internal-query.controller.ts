@@ -12,12 +12,16 @@ import {
   STORAGE_RUNTIME,
   type AggregateShareRequest,
   type AggregateShareResponse,
+  type RowsShareRequest,
+  type RowsShareResponse,
+  type MplShareRequest,
+  type MplShareResponse,
   type StorageRuntime,
 } from '@quarry/server';
 
 /**
  * The query nodes' internal RPC (docs/architecture.md, "Distributed queries"): a coordinator's share of a
- * summarize, computed here. Not a user route: no user token is accepted (user authentication is skipped
+ * summarize, of a take or top, or of an MPL query's series, computed here. Not a user route: no user token is accepted (user authentication is skipped
  * and the cluster secret checked instead), and the gateway never forwards `/internal/`.
  */
 @Controller()
@@ -30,30 +34,61 @@ export class InternalQueryController {
   @Post('internal/v1/aggregate')
   @HttpCode(200)
   @Access({ tokens: 'api', public: true })
-  async aggregate(
+  aggregate(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
+    return this.serve(request, reply, async (share: AggregateShareRequest, signal) => {
+      const partials = await this.storage.runAggregateShare(share, signal);
+      return (elapsedMs: number): AggregateShareResponse => ({ node: this.nodeId, partials, elapsedMs });
+    });
+  }
+
+  @Post('internal/v1/rows')
+  @HttpCode(200)
+  @Access({ tokens: 'api', public: true })
+  rows(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    return this.serve(request, reply, async (share: RowsShareRequest, signal) => {
+      const rows = await this.storage.runRowsShare(share, signal);
+      return (elapsedMs: number): RowsShareResponse => ({ node: this.nodeId, ...rows, elapsedMs });
+    });
+  }
+
+  @Post('internal/v1/mpl')
+  @HttpCode(200)
+  @Access({ tokens: 'api', public: true })
+  mpl(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    return this.serve(request, reply, async (share: MplShareRequest) => {
+      const part = await this.storage.runMplShare(share);
+      return (elapsedMs: number): MplShareResponse => ({ node: this.nodeId, part, elapsedMs });
+    });
+  }
+
+  private get nodeId(): string {
+    return this.storage.config.nodeId;
+  }
+
+  /** Checks the caller, decodes the share, runs it (stopped if the coordinator hangs up), encodes. */
+  private async serve<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    run: (share: T, signal: AbortSignal) => Promise<(elapsedMs: number) => unknown>,
+  ): Promise<Buffer> {
     assertClusterCaller(this.storage.config.clusterSecret, request.headers);
-    const share = decodeRpc<AggregateShareRequest>(rawBodyOf(request), 'the request');
+    const share = decodeRpc<T>(rawBodyOf(request), 'the request');
     const started = Date.now();
     // The coordinator closes the connection when its client went away or its deadline for this share
     // passed: the share stops at its next block instead of finishing for nobody.
     const signal = disconnectSignal(reply);
-    let partials;
+    let answer;
     try {
-      partials = await this.storage.runAggregateShare(share, signal);
+      answer = await run(share, signal);
       this.metrics.sharesServed.inc({ outcome: 'ok' });
     } catch (err) {
       this.metrics.sharesServed.inc({ outcome: signal.aborted ? 'aborted' : outcomeOf(err) });
       throw err;
     }
-    const answer: AggregateShareResponse = {
-      node: this.storage.config.nodeId,
-      partials,
-      elapsedMs: Date.now() - started,
-    };
     reply.header('content-type', RPC_CONTENT_TYPE);
-    return encodeRpc(answer);
+    return encodeRpc(answer(Date.now() - started));
   }
 }

@@ -46,24 +46,27 @@ export class MplQueryService {
     const nowMs = this.clock.nowMs();
     const request = parseMplRequest(body, query, nowMs);
     // Authorize before running: every dataset named by the query (or by a Dataset param).
+    const datasetIds: Record<string, string> = {};
     for (const name of datasetsOfMpl(request.mpl, request.params)) {
-      metricsDataset(this.storage, principal, name, 'query');
+      datasetIds[name] = metricsDataset(this.storage, principal, name, 'query').id;
     }
     const source = this.storage.metrics.store.sourceFor(
       (name) => metricsDataset(this.storage, principal, name, 'query').id,
     );
-    const result = await runMpl(request.mpl, {
-      source,
+    const options = {
       startSec: request.startSec,
       endSec: request.endSec,
       nowSec: Math.floor(nowMs / 1000),
-      params: request.params,
+      params: request.params ?? {},
       limits: {
         maxPoints: this.storage.config.metricsMaxQueryPoints,
         maxSeries: this.storage.config.metricsMaxQuerySeries,
         maxCells: this.storage.config.metricsMaxQueryCells,
       },
-    });
+    };
+    // In a cluster, large metrics are read by every query node, each its own series.
+    const offload = this.storage.mplOffloadFor({ mpl: request.mpl, datasetIds, ...options });
+    const result = await runMpl(request.mpl, { source, offload, ...options });
     return renderMpl(result, format);
   }
 }

@@ -72,8 +72,9 @@ describe('APL golden files', () => {
 });
 
 // Every golden query again with each summarize split in two parts, one of them computed as a worker
-// thread would (partial state through structuredClone, then merged): the answers must not change.
-describe('APL golden files with summarize split across threads', () => {
+// thread would (partial state through structuredClone, then merged), and each take or top over a
+// filtered scan read block by block as other query nodes read it: the answers must not change.
+describe('APL golden files with summarize, take and top split', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.apl') && f.startsWith(FILTER));
   const offload = splittingOffload();
   for (const file of files) {
@@ -84,4 +85,5 @@ describe('APL golden files with summarize split across threads', () => {
     });
   }
   it('split some summarizes', () => expect(offload.splits).toBeGreaterThan(FILTER ? 0 : 50));
+  it('split some takes and tops', () => expect(offload.rowSplits).toBeGreaterThan(FILTER ? 0 : 10));
 });

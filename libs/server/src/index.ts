@@ -27,8 +27,14 @@ export {
   encodeRpc,
   RPC_CONTENT_TYPE,
   AGGREGATE_PATH,
+  ROWS_PATH,
   type AggregateShareRequest,
   type AggregateShareResponse,
+  type RowsShareRequest,
+  type RowsShareResponse,
+  type MplShareRequest,
+  type MplShareResponse,
 } from './cluster/query-rpc';
+export type { MplQueryRequest } from './cluster/cluster-mpl-offload';
 export { ownerOf, rankOf } from './cluster/partition-ownership';
 export { Regions, type RegionalDataset } from './cluster/regions';

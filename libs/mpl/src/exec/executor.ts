@@ -28,8 +28,10 @@ import {
 } from './frame';
 import { groupScalars } from './group';
 import { histogramScalars } from './histogram-scalars';
-import { checkCells, limitExceeded, type MplLimits } from './limits';
+import { checkCells, checkSourceRead, limitExceeded, type MplLimits } from './limits';
 import { mapArithmetic, mapFunction } from './map';
+import { sortBySeries } from './series-order';
+import { mergeParts, splittablePrefix, type MplOffload } from './series-split';
 
 export interface ExecContext {
   source: MetricsSource;
@@ -44,6 +46,12 @@ export interface ExecContext {
   pointsRead: number;
   /** Units of the source series read (metadata.unit when they agree). */
   units: Set<string>;
+  /** Series read only when this says so: the share of one node of a query split over series. */
+  seriesFilter?: (metric: string, tags: TagMap) => boolean;
+  /** Reads the series of a simple query on several nodes (series-split.ts); absent: all here. */
+  offload?: MplOffload;
+  /** Each simple query's number, in `forEachSimple` order (how an offload names a part). */
+  partOf?: Map<SimpleQuery, number>;
 }
 
 export function datasetOf(source: SourceNode, params: ParamValues): string {
@@ -112,14 +120,17 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
   const frame: Frame = { range, scalars: [], histograms: [] };
   const metricName = q.source.alias ?? q.source.metric;
   let selected = 0;
+  const inShare = ctx.seriesFilter;
+  const pushed = pushable && predicates.length > 0 ? (tags: TagMap) => passes(tags) : undefined;
   const iterable = ctx.source.selectSeries({
     dataset,
     metric: q.source.metric,
     start: range.start,
     end: range.end,
-    tagPredicate: pushable && predicates.length > 0 ? (tags) => passes(tags) : undefined,
+    tagPredicate: inShare ? (tags) => inShare(q.source.metric, tags) && (pushed?.(tags) ?? true) : pushed,
   });
   for await (const series of iterable) {
+    if (inShare && !inShare(q.source.metric, series.tags)) continue;
     if (series.unit) ctx.units.add(series.unit);
     if (q.sample !== undefined && q.sample < 1 && !(sampleHash(series.metric, series.tags) < q.sample))
       continue;
@@ -131,6 +142,7 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
         tags: { ...series.tags },
         times: series.times,
         values: series.values,
+        origin: { tags: series.tags, histogram: false },
       });
     } else {
       const subKinds: HistogramSubKind[] = HISTOGRAM_SUB_KINDS.filter((k) =>
@@ -140,21 +152,10 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
       ctx.pointsRead += series.points.length;
       frame.histograms.push({ series, metric: metricName, tags: { ...series.tags }, subKinds });
     }
-    if (++selected > ctx.limits.maxSeries)
-      limitExceeded(
-        'series per source',
-        ctx.limits.maxSeries,
-        `${metricName} has more matching series; narrow the query with where clauses or sample`,
-        q.source.span,
-      );
-    if (ctx.pointsRead > ctx.limits.maxPoints)
-      limitExceeded(
-        'points read',
-        ctx.limits.maxPoints,
-        'shorten the time range or select fewer series with where clauses',
-        q.source.span,
-      );
+    checkSourceRead(ctx.limits, ++selected, ctx.pointsRead, metricName, q.source.span);
   }
+  sortBySeries(frame.scalars);
+  sortBySeries(frame.histograms);
   return frame;
 }
 
@@ -288,11 +289,36 @@ export async function executeQuery(q: Query, ctx: ExecContext): Promise<Frame> {
     expandHistograms(left);
     expandHistograms(right);
     frame = computeFrames(left, right, q.name, q.op);
+    for (const pipe of q.pipes) applyPipe(frame, pipe, ctx);
+    return frame;
+  }
+  const prefix = splittablePrefix(q.pipes);
+  const parts =
+    prefix > 0 && ctx.offload
+      ? ctx.offload.split(ctx.partOf!.get(q)!, {
+          dataset: datasetOf(q.source, ctx.params),
+          metric: q.source.metric,
+        })
+      : null;
+  if (parts) {
+    frame = mergeParts(await parts, q, sourceRange(q.source, ctx.range, ctx.nowSec), ctx);
   } else {
     frame = await selectSource(q, ctx);
   }
-  for (const pipe of q.pipes) applyPipe(frame, pipe, ctx);
+  for (const pipe of q.pipes.slice(parts ? prefix : 0)) applyPipe(frame, pipe, ctx);
   return frame;
+}
+
+/** A simple query's source and its series-local pipes up to `prefix` (series-split.ts), here. */
+export async function executePart(
+  q: SimpleQuery,
+  prefix: number,
+  ctx: ExecContext,
+): Promise<{ frame: Frame; selected: number }> {
+  const frame = await selectSource(q, ctx);
+  const selected = frame.scalars.length + frame.histograms.length;
+  for (const pipe of q.pipes.slice(0, prefix)) applyPipe(frame, pipe, ctx);
+  return { frame, selected };
 }
 
 export { expandHistograms };

@@ -21,6 +21,11 @@ export interface Scalar {
   tags: TagMap;
   times: Float64Array;
   values: Float64Array;
+  /**
+   * The stored series it came from (its tags before any `extend`), and whether it is a histogram's
+   * sub-series: what orders the parts of a query split over series (series-split.ts).
+   */
+  origin?: { tags: TagMap; histogram: boolean };
 }
 
 export interface HistogramInput {

@@ -23,6 +23,7 @@ export function histogramScalars(input: HistogramInput): Scalar[] {
       tags: { ...input.tags, [HISTOGRAM_TAG]: { type: 'string', value: kind } },
       times,
       values,
+      origin: { tags: input.series.tags, histogram: true },
     });
   }
   return out;

@@ -44,3 +44,27 @@ export function checkCells(limits: MplLimits, series: number, slots: number, spa
     );
   }
 }
+
+/** The limits on what one source reads: its series (`selected`) and the points read so far. */
+export function checkSourceRead(
+  limits: MplLimits,
+  selected: number,
+  pointsRead: number,
+  metricName: string,
+  span?: SourceSpan,
+): void {
+  if (selected > limits.maxSeries)
+    limitExceeded(
+      'series per source',
+      limits.maxSeries,
+      `${metricName} has more matching series; narrow the query with where clauses or sample`,
+      span,
+    );
+  if (pointsRead > limits.maxPoints)
+    limitExceeded(
+      'points read',
+      limits.maxPoints,
+      'shorten the time range or select fewer series with where clauses',
+      span,
+    );
+}

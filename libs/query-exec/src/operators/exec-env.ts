@@ -1,5 +1,5 @@
-import type { ColumnKind, DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
-import type { AggregateNode, ScanNode } from '@quarry/query-plan';
+import type { ColumnBatch, ColumnKind, DatasetSource, ScanStats, ScanTimeOrder } from '@quarry/contracts';
+import type { AggregateNode, LimitNode, ScanNode, TopNode } from '@quarry/query-plan';
 import type { PackedInstances } from '../aggregates/state-transfer';
 import type { EvalContext } from '../eval/context';
 import type { RowBudget } from '../limits';
@@ -34,6 +34,30 @@ export interface AggregateOffload {
     source: DatasetSource,
     signal?: AbortSignal,
   ): { remote: Promise<RemotePartial[]>; local: DatasetSource } | null;
+
+  /**
+   * The same for a `take` or `top` over a row-wise chain over one scan (row-fragments.ts): the remote part
+   * answers, for the blocks it read, each block's rows that the take or top keeps, in the scan's order.
+   */
+  splitRows?(
+    node: RowsFragment,
+    scan: ScanNode,
+    source: DatasetSource,
+    signal?: AbortSignal,
+  ): { remote: Promise<RemoteRows>; local: DatasetSource } | null;
+}
+
+/** A `take` or `top` whose input is a chain of row-wise operators over one dataset scan. */
+export type RowsFragment = LimitNode | TopNode;
+
+/** What the remote parts of a split take or top send back. */
+export interface RemoteRows {
+  /** Per block read (in the scan's order; empty blocks left out), its rows the take or top keeps. */
+  segments: ColumnBatch[];
+  /** Scan statistics of each part. */
+  stats: ScanStats[];
+  /** Rows that reached the take or top (matched when its input is the matched point). */
+  rowsMatched: number;
 }
 
 /** What a remote part of a summarize sends back. */

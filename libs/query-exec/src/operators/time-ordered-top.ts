@@ -17,13 +17,10 @@ export type TopBoundSink = (worstKeptMs: number) => void;
  * scan (only filters, and extends/projects that keep `_time` as is, in between).
  */
 export function planTimeOrderedTop(top: TopNode, env: ExecEnv): TopBoundSink | undefined {
-  if (top.keys.length !== 1) return undefined;
-  const key = top.keys[0];
-  if (key.expr.kind !== 'col' || key.expr.name !== TIME_FIELD) return undefined;
-  const scan = scanFeeding(top.input);
+  const scan = timeOrderedTopScan(top);
   if (scan === null) return undefined;
   let worstKept: number | null = null;
-  const desc = key.desc;
+  const desc = top.keys[0].desc;
   env.scanHints.set(scan, {
     direction: desc ? 'desc' : 'asc',
     // A row replaces the worst kept one only when strictly better, so a block entirely at or beyond the
@@ -33,6 +30,14 @@ export function planTimeOrderedTop(top: TopNode, env: ExecEnv): TopBoundSink | u
   return (ms) => {
     worstKept = ms;
   };
+}
+
+/** The scan a `top N by _time` reads in time order (reading a few blocks), else null. */
+export function timeOrderedTopScan(top: TopNode): ScanNode | null {
+  if (top.keys.length !== 1) return null;
+  const key = top.keys[0];
+  if (key.expr.kind !== 'col' || key.expr.name !== TIME_FIELD) return null;
+  return scanFeeding(top.input);
 }
 
 function scanFeeding(node: PlanNode): ScanNode | null {

@@ -1,62 +1,18 @@
-import { Logger } from '@nestjs/common';
-import { unavailable } from '@quarry/common';
-import type { BlockRecord, DatasetSource } from '@quarry/contracts';
-import type { AggregateOffload, QueryLimits, RemotePartial } from '@quarry/query-exec';
+import type { BlockRecord, ColumnBatch, DatasetSource } from '@quarry/contracts';
+import type {
+  AggregateOffload,
+  QueryLimits,
+  RemotePartial,
+  RemoteRows,
+  RowsFragment,
+} from '@quarry/query-exec';
 import type { AggregateNode, ScanNode } from '@quarry/query-plan';
 import { dealBlocks, snapshotInWindow } from '../query/worker-aggregate-offload';
 import { partsOf } from '../storage/part-scan';
 import { PartsSource, StoredDatasetSource } from '../storage/storage-catalog';
-import type { Membership } from './membership';
-import { ownerOf, rankOf } from './partition-ownership';
-import { QueryRpcClient, ShareFailure, type AggregateShareResponse } from './query-rpc';
-
-/**
- * Who computes a share, in order: its owner, then the next members by rendezvous rank — at most
- * MAX_ATTEMPTS, the last of which is always this node (it can read every block itself, and is never
- * unreachable from here), so a share fails only when this node cannot compute it either.
- */
-export function candidatesFor(
-  owner: string,
-  key: string,
-  members: readonly string[],
-  self: string,
-): string[] {
-  const ranked = [owner, ...rankOf(key, members).filter((id) => id !== owner)].slice(0, MAX_ATTEMPTS);
-  if (ranked.includes(self)) return ranked;
-  return [...ranked.slice(0, MAX_ATTEMPTS - 1), self];
-}
-
-/** The share's partial states, the first carrying which node computed it (`status.nodes`). */
-function tagged(
-  partials: RemotePartial[],
-  node: string,
-  blocks: readonly BlockRecord[],
-  elapsedMs: number,
-  failedOn: string[],
-): RemotePartial[] {
-  if (partials.length === 0) return partials;
-  let blocksExamined = 0;
-  let rowsExamined = 0;
-  for (const p of partials) {
-    blocksExamined += p.stats.blocksExamined;
-    rowsExamined += p.stats.rowsExamined;
-  }
-  const [first, ...rest] = partials;
-  const stats = {
-    ...first.stats,
-    nodes: [
-      {
-        node,
-        blocksExamined,
-        rowsExamined,
-        blockBytes: blocks.reduce((n, b) => n + b.sizeBytes, 0),
-        elapsedMs,
-        ...(failedOn.length > 0 ? { failedOn: [...failedOn] } : {}),
-      },
-    ],
-  };
-  return [{ ...first, stats }, ...rest];
-}
+import { ownerOf } from './partition-ownership';
+import type { QueryRpcClient, RowsShare } from './query-rpc';
+import { candidatesFor, nodeStats, type ShareDispatch, type ShareMember } from './share-dispatch';
 
 /** Computes the partial states of a summarize over some blocks of a dataset, here; `signal` stops it. */
 export type ShareRunner = (
@@ -66,8 +22,13 @@ export type ShareRunner = (
   signal?: AbortSignal,
 ) => Promise<RemotePartial[]>;
 
-/** Attempts per share: its owner, then the next members by rendezvous rank (this node among them). */
-const MAX_ATTEMPTS = 3;
+/** The rows a take or top keeps of each of some blocks of a dataset, here (row-fragments.ts). */
+export type RowsShareRunner = (
+  node: RowsFragment,
+  dataset: string,
+  blocks: BlockRecord[],
+  signal?: AbortSignal,
+) => Promise<RowsShare>;
 
 /**
  * Splits a large summarize over the live query nodes of the cluster (issue 14): the node that received
@@ -81,15 +42,13 @@ const MAX_ATTEMPTS = 3;
  * — never a smaller answer. Below `minRows` (tiny queries) nothing leaves this node.
  */
 export class ClusterAggregateOffload implements AggregateOffload {
-  private readonly logger = new Logger('distributed');
-  /** Summarizes split across nodes since start, and shares re-run elsewhere (for /metrics). */
-  readonly totals = { splits: 0, remoteShares: 0, retries: 0 };
-
   constructor(
-    private readonly membership: Membership,
+    private readonly dispatch: ShareDispatch,
     private readonly rpc: QueryRpcClient,
     /** Runs a share on this node (its worker threads, or the event loop without them). */
     private readonly runHere: ShareRunner,
+    /** Runs a take's or top's share on this node. */
+    private readonly runRowsHere: RowsShareRunner,
     /** Splits what stays on this node across its threads (small queries); absent: nothing to split. */
     readonly local: AggregateOffload | undefined,
     private readonly minRows: number,
@@ -103,79 +62,100 @@ export class ClusterAggregateOffload implements AggregateOffload {
     source: DatasetSource,
     signal?: AbortSignal,
   ): { remote: Promise<RemotePartial[]>; local: DatasetSource } | null {
-    if (!(source instanceof StoredDatasetSource)) return null;
-    const members = this.membership
-      .live('query')
-      .map((m) => ({ id: m.nodeId, url: m.advertiseUrl }))
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const self = this.membership.nodeId;
-    if (!members.some((m) => m.id === self)) members.push({ id: self, url: '' });
-    const { inWindow, rows, tail } = snapshotInWindow(source, scan);
-    if (members.length < 2 || inWindow.length < 2 || rows < this.minRows)
-      return this.local?.split(node, scan, source, signal) ?? null;
-
-    this.totals.splits++;
-    const ids = members.map((m) => m.id);
-    // Each block to its rendezvous owner, unless that node already has more than its share of rows.
-    const shares = dealBlocks(inWindow, ids.length, (block) => ids.indexOf(ownerOf(block.id, ids)!));
-    const runs = shares.flatMap((share, i) =>
-      share.length === 0
-        ? []
-        : [
-            this.runShare(
-              node,
-              scan.dataset,
-              share,
-              candidatesFor(ids[i], share[0].id, ids, self),
-              members,
-              signal,
-            ),
-          ],
-    );
+    const deal = this.deal(scan, source);
+    if (deal === null) return this.local?.split(node, scan, source, signal) ?? null;
+    this.dispatch.totals.splits++;
+    const runs = deal.shares.map(async ({ blocks, candidates }) => {
+      const done = await this.dispatch.run(candidates, deal.members, `${blocks.length} blocks`, (id, url) =>
+        id === this.dispatch.self
+          ? this.runHere(node, scan.dataset, blocks, signal)
+          : this.rpc
+              .aggregate(url, { node, dataset: scan.dataset, blocks, ...this.budget() }, signal)
+              .then((answer) => answer.partials),
+      );
+      const [first, ...rest] = done.value;
+      if (first === undefined) return [];
+      const scanned = done.value.map((p) => p.stats);
+      const stats = {
+        ...first.stats,
+        nodes: [nodeStats(done.node, blocks, scanned, done.elapsedMs, done.failedOn)],
+      };
+      return [{ ...first, stats }, ...rest];
+    });
     const remote = Promise.all(runs).then((parts) => parts.flat());
-    return { remote, local: new PartsSource(source, partsOf([], tail)) };
+    return { remote, local: deal.local };
   }
 
-  /** One share, on `candidates` in turn (the owner first) until one answers. */
-  private async runShare(
-    node: AggregateNode,
-    dataset: string,
-    blocks: BlockRecord[],
-    candidates: string[],
-    members: { id: string; url: string }[],
+  /**
+   * A take or top over a filtered scan, split the same way: each share answers, per block in the scan's
+   * order, the rows it keeps; they are put back in the scan's order for the coordinator's take or top.
+   */
+  splitRows(
+    node: RowsFragment,
+    scan: ScanNode,
+    source: DatasetSource,
     signal?: AbortSignal,
-  ): Promise<RemotePartial[]> {
-    const failures: string[] = [];
-    const failedOn: string[] = [];
-    for (const [attempt, id] of candidates.entries()) {
-      if (attempt > 0) this.totals.retries++;
-      const started = Date.now();
-      try {
-        let partials: RemotePartial[];
-        if (id === this.membership.nodeId) partials = await this.runHere(node, dataset, blocks, signal);
-        else {
-          this.totals.remoteShares++;
-          const url = members.find((m) => m.id === id)!.url;
-          const answer: AggregateShareResponse = await this.rpc.aggregate(
-            url,
-            // Each attempt gets the whole RPC timeout: a retry after a node timed out still has time.
-            { node, dataset, blocks, limits: this.limits, deadlineMs: Date.now() + this.timeoutMs },
-            signal,
-          );
-          partials = answer.partials;
-        }
-        return tagged(partials, id, blocks, Date.now() - started, failedOn);
-      } catch (err) {
-        if (err instanceof ShareFailure && !err.retryable) throw err.error;
-        if (!(err instanceof ShareFailure)) throw err; // this node's own failure: the query's
-        failures.push(err.message);
-        failedOn.push(id);
-        this.logger.warn(`a share of ${blocks.length} blocks failed on ${id}: ${err.message}`);
+  ): { remote: Promise<RemoteRows>; local: DatasetSource } | null {
+    const deal = this.deal(scan, source);
+    if (deal === null) return null;
+    this.dispatch.totals.splits++;
+    const position = new Map(deal.inWindow.map((b, i) => [b, i]));
+    const runs = deal.shares.map(async ({ blocks, candidates }) => {
+      const ordered = [...blocks].sort((a, b) => position.get(a)! - position.get(b)!);
+      const done = await this.dispatch.run(candidates, deal.members, `${ordered.length} blocks`, (id, url) =>
+        id === this.dispatch.self
+          ? this.runRowsHere(node, scan.dataset, ordered, signal)
+          : this.rpc.rows(url, { node, dataset: scan.dataset, blocks: ordered, ...this.budget() }, signal),
+      );
+      const stats = done.value.stats;
+      const nodes = [nodeStats(done.node, ordered, [stats], done.elapsedMs, done.failedOn)];
+      return { ordered, share: done.value, stats: { ...stats, nodes } };
+    });
+    const remote = Promise.all(runs).then((shares) => {
+      const byPosition: (ColumnBatch | null)[] = new Array(deal.inWindow.length).fill(null);
+      let rowsMatched = 0;
+      for (const { ordered, share } of shares) {
+        ordered.forEach((block, i) => (byPosition[position.get(block)!] = share.segments[i]));
+        rowsMatched += share.rowsMatched;
       }
-    }
-    throw unavailable(
-      `part of the query could not be computed on any query node (${failures.join('; ')}); retry shortly`,
-      { code: 'cluster_share_failed', retryAfterSeconds: 2 },
+      return {
+        segments: byPosition.filter((b): b is ColumnBatch => b !== null && b.length > 0),
+        stats: shares.map((s) => s.stats),
+        rowsMatched,
+      };
+    });
+    return { remote, local: deal.local };
+  }
+
+  /** Each attempt gets the whole RPC timeout: a retry after a node timed out still has time. */
+  private budget(): { limits: Partial<QueryLimits>; deadlineMs: number } {
+    return { limits: this.limits, deadlineMs: Date.now() + this.timeoutMs };
+  }
+
+  /**
+   * The window's blocks dealt to the live query nodes — each to its rendezvous owner, unless that node
+   * already has more than its share of rows — and the tail, which stays here; null when the query is
+   * too small to split or this node is alone.
+   */
+  private deal(
+    scan: ScanNode,
+    source: DatasetSource,
+  ): {
+    members: ShareMember[];
+    inWindow: BlockRecord[];
+    shares: { blocks: BlockRecord[]; candidates: string[] }[];
+    local: DatasetSource;
+  } | null {
+    if (!(source instanceof StoredDatasetSource)) return null;
+    const members = this.dispatch.members();
+    const self = this.dispatch.self;
+    const { inWindow, rows, tail } = snapshotInWindow(source, scan);
+    if (members.length < 2 || inWindow.length < 2 || rows < this.minRows) return null;
+    const ids = members.map((m) => m.id);
+    const dealt = dealBlocks(inWindow, ids.length, (block) => ids.indexOf(ownerOf(block.id, ids)!));
+    const shares = dealt.flatMap((blocks, i) =>
+      blocks.length === 0 ? [] : [{ blocks, candidates: candidatesFor(ids[i], blocks[0].id, ids, self) }],
     );
+    return { members, inWindow, shares, local: new PartsSource(source, partsOf([], tail)) };
   }
 }

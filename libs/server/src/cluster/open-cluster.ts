@@ -12,8 +12,9 @@ import { DataDirLock } from '../storage/data-dir-lock';
 import { DatasetRegistry } from '../storage/dataset-registry';
 import { summarizeLogRecord } from '../storage/log-codec';
 import { openObjectStore, type ObjectStoreSpec } from '../storage/object-store-spec';
-import { catalogFor, queryWorkersFor, shareRunnerFor, type StorageParts } from '../storage/storage-parts';
+import { catalogFor, queryWorkersFor, shareRunnersFor, type StorageParts } from '../storage/storage-parts';
 import { ClusterAggregateOffload } from './cluster-aggregate-offload';
+import { ShareDispatch } from './share-dispatch';
 import { QueryRpcClient } from './query-rpc';
 import { TailBuffer } from '../storage/tail-buffer';
 import type { CpuPool } from '../workers/cpu-pool';
@@ -204,13 +205,21 @@ export async function openClusterStorage(
   }
   const { queryPool, queryOffload: threads, workerOffload } = queryWorkersFor(config, objectsSpec, true);
   // Query nodes split large summarizes over every live query node (with the cluster secret to talk).
-  const shareRunner = queries ? shareRunnerFor(config, workerOffload, catalog) : null;
+  const shareRunners = queries ? shareRunnersFor(config, workerOffload, catalog) : null;
+  const distributed =
+    queries && config.clusterSecret !== undefined
+      ? {
+          dispatch: new ShareDispatch(membership),
+          rpc: new QueryRpcClient(config.clusterSecret, config.queryRpcTimeoutMs),
+        }
+      : null;
   const queryOffload =
-    queries && config.clusterSecret !== undefined && shareRunner !== null
+    distributed !== null && shareRunners !== null
       ? new ClusterAggregateOffload(
-          membership,
-          new QueryRpcClient(config.clusterSecret, config.queryRpcTimeoutMs),
-          shareRunner,
+          distributed.dispatch,
+          distributed.rpc,
+          shareRunners.aggregate,
+          shareRunners.rows,
           threads,
           config.querySplitMinRows,
           { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows },
@@ -220,7 +229,8 @@ export async function openClusterStorage(
   return {
     queryPool,
     queryOffload,
-    shareRunner,
+    shareRunners,
+    distributed,
     ...{
       metastore,
       log: appendLog,

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { isQuarryError } from '@quarry/common';
-import { candidatesFor } from './cluster-aggregate-offload';
+import { candidatesFor } from './share-dispatch';
 import { CLUSTER_RPC_VERSION } from './membership';
 import { ownerOf, rankOf } from './partition-ownership';
 import { assertClusterCaller, decodeRpc, encodeRpc, QueryRpcClient, ShareFailure } from './query-rpc';

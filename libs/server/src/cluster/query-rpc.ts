@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as v8 from 'node:v8';
 import { forbidden, invalid, QuarryError, unavailable, type ErrorKind } from '@quarry/common';
-import type { BlockRecord } from '@quarry/contracts';
-import type { QueryLimits, RemotePartial } from '@quarry/query-exec';
+import type { BlockRecord, ColumnBatch, ScanStats } from '@quarry/contracts';
+import type { MplFramePart, MplLimits } from '@quarry/mpl';
+import type { QueryLimits, RemotePartial, RowsFragment } from '@quarry/query-exec';
 import type { AggregateNode } from '@quarry/query-plan';
 import { CLUSTER_RPC_VERSION } from './membership';
 
@@ -18,6 +19,8 @@ export const RPC_CONTENT_TYPE = 'application/vnd.quarry.rpc';
 export const RPC_SECRET_HEADER = 'x-quarry-cluster-secret';
 export const RPC_VERSION_HEADER = 'x-quarry-rpc-version';
 export const AGGREGATE_PATH = '/internal/v1/aggregate';
+export const ROWS_PATH = '/internal/v1/rows';
+export const MPL_PATH = '/internal/v1/mpl';
 
 /** One node's share of a summarize. */
 export interface AggregateShareRequest {
@@ -33,6 +36,55 @@ export interface AggregateShareResponse {
   /** The node that answered (stats per node). */
   node: string;
   partials: RemotePartial[];
+  elapsedMs: number;
+}
+
+/** One node's share of a take or top (libs/query-exec/src/row-fragments.ts). */
+export interface RowsShareRequest {
+  node: RowsFragment;
+  dataset: string;
+  /** In the scan's order: the answer keeps it. */
+  blocks: BlockRecord[];
+  limits: Partial<QueryLimits>;
+  deadlineMs: number;
+}
+
+/** The rows a share's take or top keeps. */
+export interface RowsShare {
+  /** One entry per block of the request, in its order: the block's kept rows, or null. */
+  segments: (ColumnBatch | null)[];
+  stats: ScanStats;
+  rowsMatched: number;
+}
+
+export interface RowsShareResponse extends RowsShare {
+  node: string;
+  elapsedMs: number;
+}
+
+/**
+ * One node's share of an MPL query split over series (libs/mpl/src/exec/series-split.ts): the query as
+ * the coordinator received it, which simple query (`part`), and whose series (`owner` among `members`,
+ * by rendezvous hashing) — a retry on another node still reads the failed owner's series.
+ */
+export interface MplShareRequest {
+  mpl: string;
+  params: Record<string, string>;
+  startSec: number;
+  endSec: number;
+  nowSec: number;
+  limits: Partial<MplLimits>;
+  /** Dataset name → id, as the coordinator resolved and authorized them. */
+  datasetIds: Record<string, string>;
+  part: number;
+  members: string[];
+  owner: string;
+  deadlineMs: number;
+}
+
+export interface MplShareResponse {
+  node: string;
+  part: MplFramePart;
   elapsedMs: number;
 }
 
@@ -103,16 +155,42 @@ export class QueryRpcClient {
     private readonly timeoutMs: number,
   ) {}
 
-  async aggregate(
+  aggregate(
     url: string,
     request: AggregateShareRequest,
     signal?: AbortSignal,
   ): Promise<AggregateShareResponse> {
+    return this.call(url, AGGREGATE_PATH, request, isShareResponse, "a share's partial states", signal);
+  }
+
+  rows(url: string, request: RowsShareRequest, signal?: AbortSignal): Promise<RowsShareResponse> {
+    return this.call(
+      url,
+      ROWS_PATH,
+      request,
+      (v): v is RowsShareResponse => isRowsResponse(v, request.blocks.length),
+      "a share's rows",
+      signal,
+    );
+  }
+
+  mpl(url: string, request: MplShareRequest, signal?: AbortSignal): Promise<MplShareResponse> {
+    return this.call(url, MPL_PATH, request, isMplResponse, "a share's series", signal);
+  }
+
+  private async call<T>(
+    url: string,
+    path: string,
+    request: { deadlineMs: number },
+    valid: (answer: unknown) => answer is T,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const budget = Math.max(1, Math.min(this.timeoutMs, request.deadlineMs - Date.now()));
     const signals = [AbortSignal.timeout(budget), ...(signal ? [signal] : [])];
     let res: Response;
     try {
-      res = await fetch(`${url}${AGGREGATE_PATH}`, {
+      res = await fetch(`${url}${path}`, {
         method: 'POST',
         headers: {
           'content-type': RPC_CONTENT_TYPE,
@@ -131,8 +209,7 @@ export class QueryRpcClient {
     const body = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
     if (res.status === 200) {
       const answer = decodeRpcSafely(body, url);
-      if (!isShareResponse(answer))
-        throw failure(`${url} answered something that is not a share's partial states`);
+      if (!valid(answer)) throw failure(`${url} answered something that is not ${what}`);
       return answer;
     }
     const message = errorMessageOf(body) ?? `HTTP ${res.status}`;
@@ -171,6 +248,46 @@ function isShareResponse(value: unknown): value is AggregateShareResponse {
     typeof v.node === 'string' &&
     Array.isArray(v.partials) &&
     v.partials.every((p) => typeof p === 'object' && p !== null && 'state' in p && 'stats' in p)
+  );
+}
+
+function isRowsResponse(value: unknown, blocks: number): boolean {
+  const v = value as RowsShareResponse | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.node === 'string' &&
+    typeof v.rowsMatched === 'number' &&
+    typeof v.stats === 'object' &&
+    Array.isArray(v.segments) &&
+    v.segments.length === blocks &&
+    v.segments.every(
+      (s) =>
+        s === null || (typeof s === 'object' && typeof s.length === 'number' && s.columns instanceof Map),
+    )
+  );
+}
+
+function isMplResponse(value: unknown): value is MplShareResponse {
+  const v = value as MplShareResponse | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.node === 'string' &&
+    typeof v.part === 'object' &&
+    v.part !== null &&
+    Array.isArray(v.part.scalars) &&
+    typeof v.part.selected === 'number' &&
+    typeof v.part.pointsRead === 'number' &&
+    Array.isArray(v.part.units) &&
+    Array.isArray(v.part.warnings) &&
+    v.part.scalars.every(
+      (s) =>
+        typeof s === 'object' &&
+        s !== null &&
+        s.values instanceof Float64Array &&
+        s.times instanceof Float64Array,
+    )
   );
 }
 

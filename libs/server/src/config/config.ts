@@ -158,6 +158,12 @@ export const CONFIG_VARIABLES = {
     default: '250000',
     help: 'A summarize is split across the query workers (and, in a cluster, the live query nodes) when the blocks it scans hold at least this many rows.',
   },
+  QUARRY_MPL_SPLIT_MIN_SERIES: {
+    schema: int(1, 1_000_000_000),
+    // A metric with a few series answers in a few milliseconds on one node: not worth the round trips.
+    default: '64',
+    help: 'In a cluster, an MPL query is split over series across the live query nodes when the metric it reads has at least this many series.',
+  },
   QUARRY_METRICS_MAX_QUERY_SERIES: {
     schema: int(1, 100_000_000),
     default: '10000',
@@ -416,6 +422,7 @@ export interface QuarryConfig {
   queryWorkers: number;
   queryWorkerHeapMb: number;
   querySplitMinRows: number;
+  mplSplitMinSeries: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   metricsMaxBodyBytes: number;
   metricsCompactIntervalMs: number;
@@ -547,6 +554,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     queryWorkers: values.QUARRY_QUERY_WORKERS as number,
     queryWorkerHeapMb: values.QUARRY_QUERY_WORKER_HEAP_MB as number,
     querySplitMinRows: values.QUARRY_QUERY_SPLIT_MIN_ROWS as number,
+    mplSplitMinSeries: values.QUARRY_MPL_SPLIT_MIN_SERIES as number,
     logLevel: values.QUARRY_LOG_LEVEL as QuarryConfig['logLevel'],
     metricsMaxBodyBytes: values.QUARRY_METRICS_MAX_BODY_BYTES as number,
     metricsCompactIntervalMs: values.QUARRY_METRICS_COMPACT_INTERVAL_MS as number,

@@ -79,7 +79,8 @@ export async function openEmbeddedStorage(
       lease: null,
       ownership: null,
       membership: null,
-      shareRunner: null,
+      shareRunners: null,
+      distributed: null,
       kafkaLogs: [],
     },
   };

@@ -21,8 +21,11 @@ import type { Lease } from '../cluster/lease';
 import type { LogFollower } from '../cluster/log-follower';
 import type { PartitionOwnership } from '../cluster/partition-ownership';
 import type { Membership } from '../cluster/membership';
-import type { ShareRunner } from '../cluster/cluster-aggregate-offload';
-import { runPartialAggregate } from '@quarry/query-exec';
+import type { RowsShareRunner, ShareRunner } from '../cluster/cluster-aggregate-offload';
+import type { QueryRpcClient } from '../cluster/query-rpc';
+import type { ShareDispatch } from '../cluster/share-dispatch';
+import { wireBatch } from '../cluster/wire-batch';
+import { runPartialAggregate, runRowsShare } from '@quarry/query-exec';
 import { blocksSource } from './part-scan';
 
 /** The parts a process opened for its roles (absent parts are null). */
@@ -51,7 +54,9 @@ export interface StorageParts {
   ownership: PartitionOwnership | null;
   membership: Membership | null;
   /** Query nodes of a cluster: computes the shares other query nodes send here. */
-  shareRunner: ShareRunner | null;
+  shareRunners: { aggregate: ShareRunner; rows: RowsShareRunner } | null;
+  /** Query nodes of a cluster with a cluster secret: how shares reach the other query nodes. */
+  distributed: { dispatch: ShareDispatch; rpc: QueryRpcClient } | null;
   /** Every Kafka client this process opened (closed on shutdown). */
   kafkaLogs: KafkaIngestLog[];
   /** Other things to close, in order. */
@@ -107,19 +112,29 @@ export function queryWorkersFor(
   return { queryPool, queryOffload, workerOffload: queryOffload };
 }
 
-/** This node's way to compute a share of a summarize: its query workers, or the event loop without them. */
-export function shareRunnerFor(
+/**
+ * This node's ways to compute a share: a summarize's on its query workers (or the event loop without
+ * them); a take's or top's on the event loop, block by block, its rows ready to cross to another node.
+ */
+export function shareRunnersFor(
   config: QuarryConfig,
   workers: WorkerAggregateOffload | null,
   catalog: StorageCatalog,
-): ShareRunner {
-  if (workers !== null)
-    return (node, dataset, blocks, signal) => workers.aggregateBlocks(node, dataset, blocks, signal);
+): { aggregate: ShareRunner; rows: RowsShareRunner } {
   const limits = { maxGroups: config.queryMaxGroups, maxHeldRows: config.queryMaxHeldRows };
-  return async (node, dataset, blocks, signal) => [
-    await runPartialAggregate(node, blocksSource(dataset, blocks, catalog.reader, signal), {
-      limits,
-      signal,
-    }),
-  ];
+  const aggregate: ShareRunner =
+    workers !== null
+      ? (node, dataset, blocks, signal) => workers.aggregateBlocks(node, dataset, blocks, signal)
+      : async (node, dataset, blocks, signal) => [
+          await runPartialAggregate(node, blocksSource(dataset, blocks, catalog.reader, signal), {
+            limits,
+            signal,
+          }),
+        ];
+  const rows: RowsShareRunner = async (node, dataset, blocks, signal) => {
+    const parts = blocks.map((block) => blocksSource(dataset, [block], catalog.reader, signal));
+    const share = await runRowsShare(node, dataset, parts, { limits, signal });
+    return { ...share, segments: share.segments.map((s) => (s === null ? null : wireBatch(s))) };
+  };
+  return { aggregate, rows };
 }

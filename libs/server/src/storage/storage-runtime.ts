@@ -4,7 +4,20 @@ import type { IngestLog } from '@quarry/log';
 import type { DatasetRecord, Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AggregateOffload, RemotePartial } from '@quarry/query-exec';
-import type { AggregateShareRequest } from '../cluster/query-rpc';
+import type {
+  AggregateShareRequest,
+  MplShareRequest,
+  RowsShare,
+  RowsShareRequest,
+} from '../cluster/query-rpc';
+import {
+  ClusterMplOffload,
+  datasetIdsOf,
+  seriesOwnedBy,
+  type MplQueryRequest,
+} from '../cluster/cluster-mpl-offload';
+import type { ShareDispatch } from '../cluster/share-dispatch';
+import { runMplPart, type MplFramePart, type MplOffload } from '@quarry/mpl';
 import type { QuarryConfig } from '../config/config';
 import type { MetricsRuntime } from '../metrics/metrics-runtime';
 import type { AsyncMutex } from './async-mutex';
@@ -169,10 +182,19 @@ export class StorageRuntime {
    * of the plan fragment over exactly those blocks, from this node's cache and object store.
    */
   async runAggregateShare(request: AggregateShareRequest, signal?: AbortSignal): Promise<RemotePartial[]> {
-    const runner = this.parts.shareRunner;
-    if (runner === null)
+    return this.shareRunners().aggregate(request.node, request.dataset, request.blocks, signal);
+  }
+
+  /** A share of a take or top another query node asked for: per block, the rows it keeps. */
+  async runRowsShare(request: RowsShareRequest, signal?: AbortSignal): Promise<RowsShare> {
+    return this.shareRunners().rows(request.node, request.dataset, request.blocks, signal);
+  }
+
+  private shareRunners(): NonNullable<StorageParts['shareRunners']> {
+    const runners = this.parts.shareRunners;
+    if (runners === null)
       throw unavailable('this node does not compute query shares', { code: 'role_not_served' });
-    return runner(request.node, request.dataset, request.blocks, signal);
+    return runners;
   }
 
   /** Summarizes split across the query workers since start. */
@@ -182,11 +204,53 @@ export class StorageRuntime {
     return threads instanceof WorkerAggregateOffload ? threads.splits : 0;
   }
 
-  /** Distributed summarizes since start (cluster query nodes; zeros elsewhere). */
-  get distributedTotals(): ClusterAggregateOffload['totals'] {
-    return this.queryOffload instanceof ClusterAggregateOffload
-      ? this.queryOffload.totals
-      : { splits: 0, remoteShares: 0, retries: 0 };
+  /** Queries split across query nodes since start (cluster query nodes; zeros elsewhere). */
+  get distributedTotals(): ShareDispatch['totals'] {
+    return this.parts.distributed?.dispatch.totals ?? { splits: 0, remoteShares: 0, retries: 0 };
+  }
+
+  /**
+   * Splits an MPL query over series across the live query nodes (cluster query nodes with a cluster
+   * secret); undefined elsewhere: the query runs here.
+   */
+  mplOffloadFor(query: MplQueryRequest): MplOffload | undefined {
+    const distributed = this.parts.distributed;
+    if (distributed === null) return undefined;
+    const store = this.metrics.store;
+    return new ClusterMplOffload(
+      distributed.dispatch,
+      distributed.rpc,
+      (request) => this.computeMplShare(request),
+      query,
+      (name, metric) => store.seriesCount(query.datasetIds[name] ?? '', metric),
+      this.config.mplSplitMinSeries,
+      this.config.queryRpcTimeoutMs,
+    );
+  }
+
+  /** A share of an MPL query another query node asked for: first every acknowledged point, then the series. */
+  async runMplShare(request: MplShareRequest): Promise<MplFramePart> {
+    if (this.parts.distributed === null)
+      throw unavailable('this node does not compute query shares', { code: 'role_not_served' });
+    await this.readYourWrites('metrics');
+    return this.computeMplShare(request);
+  }
+
+  private computeMplShare(request: MplShareRequest): Promise<MplFramePart> {
+    const source = this.metrics.store.sourceFor(datasetIdsOf(request));
+    return runMplPart(
+      request.mpl,
+      {
+        source,
+        startSec: request.startSec,
+        endSec: request.endSec,
+        nowSec: request.nowSec,
+        params: request.params,
+        limits: request.limits,
+      },
+      request.part,
+      seriesOwnedBy(request.owner, request.members),
+    );
   }
 
   /** Cluster nodes running the lease's work: whether this node holds the merge lease now. */
