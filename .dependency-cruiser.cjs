@@ -37,6 +37,10 @@ module.exports = {
     only('mpl', ['common', 'contracts']),
     only('metrics-store', ['common', 'contracts', 'objstore', 'metastore']),
     only('nest-kit', ['common']),
+    // Kubernetes: the CRD schemas stand alone; the operator's runtime kit needs only common.
+    only('k8s-api', []),
+    only('k8s-kit', []),
+    only('operator', ['k8s-api', 'k8s-kit']),
     only('gateway', ['common']),
     // Each role's HTTP surface sits on the node runtime (server) and never on another role.
     only('ingest-node', ['common', 'contracts', 'ingest-core', 'metrics-store', 'nest-kit', 'server']),

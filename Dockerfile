@@ -50,5 +50,8 @@ COPY --from=build /out/ ./
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
+# Slim images have no curl: Node's fetch asks the process's own /healthz (every role serves it on PORT).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--initial-old-space-size=128", "apps/standalone/dist/main.js"]

@@ -24,8 +24,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@quarry/*/*'],
-              message: 'Import another package only through its exports: @quarry/<name>.',
+              group: ['@quarry/*/*', '!@quarry/*/testing'],
+              message:
+                'Import another package only through its exports: @quarry/<name> (or its test helpers, @quarry/<name>/testing).',
             },
             {
               group: ['**/libs/*', '**/libs/*/**', '**/apps/*/**'],

@@ -16,10 +16,16 @@ const swc = [
 
 const shared = {
   transform: { '^.+\\.(t|j)s$': swc },
-  moduleNameMapper: { '^@quarry/([^/]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: {
+    '^@quarry/([^/]+)$': '<rootDir>/libs/$1/src',
+    // A package's test helpers, exported apart so production code never loads them.
+    '^@quarry/([^/]+)/testing$': '<rootDir>/libs/$1/src/testing',
+  },
   testEnvironment: 'node',
   setupFilesAfterEnv: ['<rootDir>/test/support/fast-check-seed.ts'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  // @kubernetes/client-node 1.x and its auth dependencies ship ES modules only: swc compiles them too.
+  transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose)/)'],
 };
 
 module.exports = {

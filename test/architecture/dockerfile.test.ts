@@ -3,8 +3,9 @@ import * as path from 'node:path';
 import { validate } from 'dockerfile-utils';
 
 /**
- * Docker does not run where the tests run, so the image is checked by reading its Dockerfile: it must be
- * valid, and have the shape docs and the Helm chart rely on (one image, role chosen by the command).
+ * Docker does not run where the tests run, so the images are checked by reading their Dockerfiles: each
+ * must be valid, and have the shape docs and the Helm charts rely on (one image for every role, role chosen
+ * by the command; the operator's image beside it, built the same way).
  */
 const ROOT = path.join(__dirname, '..', '..');
 const TEXT = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
@@ -74,11 +75,11 @@ const trimSlash = (p: string) => p.replace(/\/+$/, '');
  * directory names it; a `COPY --from` of an assembly directory (`/out/`) stands for whatever that stage's
  * `cp` commands put into it.
  */
-function shippedGlobs(): string[] {
+function shippedGlobs(stages: Stage[] = STAGES): string[] {
   const globs: string[] = [];
-  for (const args of all(FINAL, 'COPY')) {
+  for (const args of all(stages.at(-1)!, 'COPY')) {
     const { flags, sources } = copyOf(args);
-    const from = STAGES.find((s) => s.name === flags.from);
+    const from = stages.find((s) => s.name === flags.from);
     if (!from) continue;
     const workdir = trimSlash(last(from, 'WORKDIR') ?? '/');
     for (const source of sources) {
@@ -175,6 +176,10 @@ describe('Dockerfile', () => {
     expect(all(FINAL, 'EXPOSE')).toContain('8080');
   });
 
+  it('has a HEALTHCHECK on /healthz that needs no curl (Node fetch)', () => {
+    expect(healthcheckOf(FINAL)).toMatch(/fetch\(.*\/healthz/);
+  });
+
   it('sets production env, a /data volume writable by that user, and OCI labels', () => {
     const env = all(FINAL, 'ENV').join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
@@ -183,6 +188,71 @@ describe('Dockerfile', () => {
     const uid = last(FINAL, 'USER')!.split(':')[0];
     expect(all(FINAL, 'RUN').join('\n')).toMatch(new RegExp(`chown ${uid}(:\\d+)? /data`));
     const labels = all(FINAL, 'LABEL').join(' ');
+    for (const key of ['title', 'description', 'version', 'licenses'])
+      expect(labels).toContain(`org.opencontainers.image.${key}=`);
+  });
+});
+
+/** The command of the stage's HEALTHCHECK (exec form joined), checked for the --interval style options. */
+function healthcheckOf(stage: Stage): string {
+  const args = last(stage, 'HEALTHCHECK') ?? '';
+  const command = /^((?:--[a-z-]+=\S+\s+)*)CMD\s+(.*)$/.exec(args);
+  if (!command) return '';
+  return (JSON.parse(command[2]) as string[]).join(' ');
+}
+
+describe('Dockerfile.operator', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'Dockerfile.operator'), 'utf8');
+  const stages = parse(text);
+  const final = stages.at(-1)!;
+  const build = stages.find((s) => s.name === 'build');
+
+  it('is valid: no errors or warnings from dockerfile-utils', () => {
+    expect(validate(text)).toEqual([]);
+  });
+
+  it('builds like the root Dockerfile: same Node image, npm install, build, prune to production deps', () => {
+    expect(stages.map((s) => s.image)).toEqual(stages.map(() => IMAGE));
+    expect(build).toBeDefined();
+    const buildRuns = all(build!, 'RUN').join('\n');
+    expect(buildRuns).toMatch(/\bnpm install\b/);
+    expect(buildRuns).toMatch(/\bnpm run build\b/);
+    expect(buildRuns).toMatch(/\bnpm prune --omit=dev\b/);
+    expect(stages.flatMap((s) => all(s, 'RUN')).join('\n')).not.toMatch(/\bnpm ci\b/);
+  });
+
+  it('ships the operator app, the libs and production node_modules, and no other app or sources', () => {
+    const globs = shippedGlobs(stages);
+    const shipped = (p: string) => globs.some((g) => globToRegExp(g).test(p));
+    for (const p of [
+      'apps/operator/dist',
+      'apps/operator/package.json',
+      'libs/common/dist',
+      'node_modules',
+      'package.json',
+    ]) {
+      expect([p, shipped(p)]).toEqual([p, true]);
+    }
+    for (const p of [
+      ...ROLES.map((role) => `apps/${role}/dist`),
+      'apps/operator/src',
+      'libs/common/src',
+      'test',
+    ]) {
+      expect([p, shipped(p)]).toEqual([p, false]);
+    }
+  });
+
+  it('runs node apps/operator/dist/main.js as non-root uid 10001 under tini, with a HEALTHCHECK', () => {
+    expect(last(final, 'USER')).toMatch(/^10001(:10001)?$/);
+    expect(all(final, 'RUN').join('\n')).toMatch(/useradd[^\n]*--uid 10001/);
+    expect(JSON.parse(last(final, 'ENTRYPOINT')!)).toEqual(['/usr/bin/tini', '--']);
+    expect(JSON.parse(last(final, 'CMD')!)).toEqual(['node', 'apps/operator/dist/main.js']);
+    expect(all(final, 'RUN').join('\n')).toMatch(/apt-get install[^\n]*\btini\b/);
+    expect(all(final, 'EXPOSE')).toContain('8080');
+    expect(healthcheckOf(final)).toMatch(/fetch\(.*\/healthz/);
+    expect(all(final, 'ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
+    const labels = all(final, 'LABEL').join(' ');
     for (const key of ['title', 'description', 'version', 'licenses'])
       expect(labels).toContain(`org.opencontainers.image.${key}=`);
   });

@@ -1,15 +1,6 @@
-import * as net from 'node:net';
 import { exportGauge } from '../support/otlp-json';
 import { describeCluster, startClusterTarget, type ClusterTarget } from '../support/cluster-target';
-
-/** A port free now (the gateways' URLs must be known before either region starts). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../support/free-port';
 
 /**
  * Regions (issue 14): two clusters on loopback, `us` (the home region) and `eu`, one installation: one

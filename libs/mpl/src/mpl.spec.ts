@@ -162,6 +162,17 @@ describe('runMpl', () => {
     expect((await failure('ds:mem | extend host = "x"')).message).toContain('tag "host" already exists');
   });
 
+  it('stops when its signal aborts (the client went away)', async () => {
+    const aborted = runMpl('ds:mem | align to 1m using max', {
+      source,
+      startSec: 0,
+      endSec: 120,
+      nowSec: 1000,
+      signal: AbortSignal.abort(),
+    });
+    await expect(aborted).rejects.toMatchObject({ kind: 'unavailable', code: 'query_aborted' });
+  });
+
   it('returns an empty result for an unknown metric and not_found for an unknown dataset', async () => {
     expect((await run('ds:nope | align to 1m using avg')).series).toEqual([]);
     expect((await failure('other:req')).kind).toBe('not_found');

@@ -24,6 +24,8 @@ export interface MplRunOptions {
   limits?: Partial<MplLimits>;
   /** Splits simple queries over series across nodes (exec/series-split.ts); absent: all here. */
   offload?: MplOffload;
+  /** Stops the query between series (the client went away). */
+  signal?: AbortSignal;
 }
 
 interface Compiled {
@@ -93,6 +95,7 @@ function contextFor(compiled: Compiled, options: MplRunOptions): ExecContext {
     units: new Set(),
     offload: options.offload,
     partOf: parts,
+    signal: options.signal,
   };
 }
 

@@ -95,7 +95,7 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
       return source ? offloadedAggregate(node, source, env, matched) : aggregate(input(), node, env);
     }
     case 'sort':
-      return sort(input(), node.keys, env);
+      return sort(filteredRows(node.input, env, matched), node.keys, env);
     case 'limit': {
       const source = env.offload?.splitRows ? distributableRowsScan(node) : null;
       if (source) return offloadedRows(node, source, env, matched, build);
@@ -112,15 +112,35 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
     case 'parse':
       return parse(input(), node, env);
     case 'join':
-      return join(build(node.left, env, matched), build(node.right, env, matched), node, env);
+      return join(filteredRows(node.left, env, matched), filteredRows(node.right, env, matched), node, env);
     case 'make-series':
-      return makeSeries(input(), node, env);
+      return makeSeries(filteredRows(node.input, env, matched), node, env);
     case 'union':
       return union(
-        node.inputs.map((i) => build(i, env, matched)),
+        node.inputs.map((i) => filteredRows(i, env, matched)),
         node,
       );
   }
+}
+
+/**
+ * The rows of `node` for an operator that needs them all (a sort without take, a join side, a union
+ * input, make-series): when `node` is a filtered scan through row-wise operators, the filtering runs on
+ * every query node over its blocks (row-fragments.ts) and only the matching rows travel — as a take of
+ * every row, so they arrive in the scan's order, as one node would read them.
+ */
+function filteredRows(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream {
+  if (env.offload?.splitRows) {
+    const everyRow: RowsFragment = {
+      kind: 'limit',
+      input: node,
+      count: Number.MAX_SAFE_INTEGER,
+      schema: node.schema,
+    };
+    const source = distributableRowsScan(everyRow);
+    if (source) return offloadedRows(everyRow, source, env, matched, build);
+  }
+  return build(node, env, matched);
 }
 
 export async function executePlan(root: PlanNode, options: ExecuteOptions): Promise<ExecuteResult> {

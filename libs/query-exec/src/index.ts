@@ -5,6 +5,7 @@ export {
   type ExecuteOptions,
   type ExecuteResult,
 } from './executor';
+export { rowsShareMode } from './row-fragments';
 export { PartialAggregate } from './operators/aggregate';
 export type {
   AggregateOffload,

@@ -14,7 +14,7 @@ import { EvalContext } from './eval/context';
 import { DEFAULT_QUERY_LIMITS, RowBudget, type QueryLimits } from './limits';
 import type { BatchStream, ExecEnv, RowsFragment } from './operators/exec-env';
 import { limit } from './operators/streaming';
-import { timeOrderedTopScan } from './operators/time-ordered-top';
+import { planTimeOrderedTop, timeOrderedTopScan } from './operators/time-ordered-top';
 import { topHeap } from './operators/top-heap';
 
 /** Operators that work row by row, batch by batch: a summarize, take or top over a chain of them splits. */
@@ -25,8 +25,7 @@ export type BuildStream = (node: PlanNode, env: ExecEnv, matched: PlanNode) => B
 
 /**
  * The scan under a take or top worth reading elsewhere, else null: the input must be a row-wise chain
- * over one scan; a take without a filter reads its first block and stops (nothing to share), and a
- * `top N by _time` reads a few blocks newest first (time-ordered-top.ts) — both stay here.
+ * over one scan, and a take without a filter reads its first block and stops (nothing to share).
  */
 export function distributableRowsScan(node: RowsFragment): ScanNode | null {
   let n: PlanNode = node.input;
@@ -37,12 +36,24 @@ export function distributableRowsScan(node: RowsFragment): ScanNode | null {
   }
   if (n.kind !== 'scan') return null;
   if (node.kind === 'limit') return filtered || n.filter !== null ? n : null;
-  return timeOrderedTopScan(node) === null ? n : null;
+  return n;
 }
 
-/** The take or top of `node` over the stream. */
+/**
+ * How a share reads its blocks: one by one, answering each block's rows (exact single-node order), or
+ * — a `top N by _time`, what a plain search is — all at once newest first, skipping the blocks that
+ * cannot beat its N-th row (time-ordered-top.ts) and answering its own top N. Rows with the very same
+ * `_time` at the N-th place may then be another of the tied rows than one node would pick.
+ */
+export function rowsShareMode(node: RowsFragment): 'blocks' | 'whole' {
+  return node.kind === 'top' && timeOrderedTopScan(node) !== null ? 'whole' : 'blocks';
+}
+
+/** The take or top of `node` over the stream (a top by `_time` skips what it cannot use). */
 function keep(node: RowsFragment, input: BatchStream, env: ExecEnv): BatchStream {
-  return node.kind === 'limit' ? limit(input, node.count) : topHeap(input, node.count, node.keys, env);
+  if (node.kind === 'limit') return limit(input, node.count);
+  // Registered before `input` is first read (streams start on their first pull).
+  return topHeap(input, node.count, node.keys, env, planTimeOrderedTop(node, env));
 }
 
 async function* fromArray(batches: readonly ColumnBatch[]): BatchStream {
@@ -84,9 +95,9 @@ export async function* offloadedRows(
 }
 
 /**
- * The remote side: `node`'s take or top over each part in turn (each part one block, in the scan's
- * order). Returns one entry per part — null where the part kept nothing or was not read because the
- * take was already full.
+ * The remote side: `node`'s take or top over each part in turn (each part one block in the scan's order;
+ * or, `rowsShareMode` 'whole', one part with every block of the share). Returns one entry per part —
+ * null where the part kept nothing or was not read because the take was already full.
  */
 export async function runRowsFragment(
   node: RowsFragment,

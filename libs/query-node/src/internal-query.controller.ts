@@ -58,8 +58,8 @@ export class InternalQueryController {
   @HttpCode(200)
   @Access({ tokens: 'api', public: true })
   mpl(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
-    return this.serve(request, reply, async (share: MplShareRequest) => {
-      const part = await this.storage.runMplShare(share);
+    return this.serve(request, reply, async (share: MplShareRequest, signal) => {
+      const part = await this.storage.runMplShare(share, signal);
       return (elapsedMs: number): MplShareResponse => ({ node: this.nodeId, part, elapsedMs });
     });
   }

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MPL_SPEC_MARKDOWN } from '@quarry/mpl';
-import { jsonBodyOf } from '@quarry/nest-kit';
+import { disconnectSignal, jsonBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf, MetricsReadYourWrites } from '@quarry/server';
 import { MPL_CONTENT_TYPES, mplFormatOf } from './mpl-request';
 import { MplQueryService } from './mpl-query.service';
@@ -32,7 +32,9 @@ export class MplQueryController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const format = mplFormatOf(query.format, accept);
-    const result = await this.queries.query(jsonBodyOf(request), query, format, principalOf(request));
+    // A client that goes away stops the query (and the shares other query nodes compute for it).
+    const signal = disconnectSignal(reply);
+    const result = await this.queries.query(jsonBodyOf(request), query, format, principalOf(request), signal);
     reply.header('content-type', `${MPL_CONTENT_TYPES[format]}; charset=utf-8`);
     return JSON.stringify(result);
   }

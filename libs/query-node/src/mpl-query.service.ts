@@ -26,9 +26,10 @@ export class MplQueryService {
     query: Record<string, unknown>,
     format: MplFormat,
     principal: Principal,
+    signal?: AbortSignal,
   ): Promise<unknown> {
     try {
-      const result = await this.queryOnce(body, query, format, principal);
+      const result = await this.queryOnce(body, query, format, principal, signal);
       this.metrics.queryRequests.inc({ outcome: 'ok' });
       return result;
     } catch (err) {
@@ -42,6 +43,7 @@ export class MplQueryService {
     query: Record<string, unknown>,
     format: MplFormat,
     principal: Principal,
+    signal?: AbortSignal,
   ): Promise<unknown> {
     const nowMs = this.clock.nowMs();
     const request = parseMplRequest(body, query, nowMs);
@@ -66,7 +68,7 @@ export class MplQueryService {
     };
     // In a cluster, large metrics are read by every query node, each its own series.
     const offload = this.storage.mplOffloadFor({ mpl: request.mpl, datasetIds, ...options });
-    const result = await runMpl(request.mpl, { source, offload, ...options });
+    const result = await runMpl(request.mpl, { source, offload, signal, ...options });
     return renderMpl(result, format);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * A take or top split as query nodes split it (row-fragments.ts: remote blocks read one by one, their
+ * A take or top — or the rows of a filtered scan feeding a sort, join or union — split as query nodes split it (row-fragments.ts: remote blocks read one by one, their
  * kept rows put back in scan order, then the coordinator's tail) answers exactly what one node answers,
  * row for row — ties of a top and which rows a take keeps included. Generated events (few distinct
  * values, so ties abound, and nulls) and generated queries (fast-check).
@@ -43,6 +43,22 @@ const query = fc.oneof(
   fc
     .tuple(filter, keys, fc.integer({ min: 1, max: 40 }))
     .map(([f, by, k]) => `logs | where ${f} | extend m = n + 1 | sort by ${by} | take ${k}`),
+  // Operators that need every row: the filtered rows come from the other nodes, in scan order.
+  fc
+    .tuple(filter, keys)
+    .map(([f, by]) => `logs | where ${f} | sort by ${by} | summarize ids = make_list(id)`),
+  fc
+    .tuple(filter, filter)
+    .map(
+      ([f, g]) =>
+        `logs | where ${f} | project id, host | join kind=inner (logs | where ${g} | project id, n) on id | summarize ids = make_list(id), c = count()`,
+    ),
+  fc
+    .tuple(filter, filter)
+    .map(
+      ([f, g]) =>
+        `union (logs | where ${f} | project id), (logs | where ${g} | project id) | summarize ids = make_list(id)`,
+    ),
 );
 
 async function answer(catalog: MemoryCatalog, apl: string, offload?: ReturnType<typeof splittingOffload>) {

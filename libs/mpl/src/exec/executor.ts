@@ -2,7 +2,7 @@
  * Runs a parsed, param-checked MPL query over a `MetricsSource`: selects and filters series, then
  * applies the pipes in order. Queries are evaluated bottom-up; a compute evaluates both sides fully.
  */
-import type { SourceSpan } from '@quarry/common';
+import { QuarryError, type SourceSpan } from '@quarry/common';
 import type { MetricsSource, MetricTags } from '@quarry/contracts';
 import type { DurationRef, Literal, Pipe, Query, SimpleQuery, SourceNode, WhereClause } from '../syntax/ast';
 import { mplError } from '../syntax/diagnostics';
@@ -52,6 +52,8 @@ export interface ExecContext {
   offload?: MplOffload;
   /** Each simple query's number, in `forEachSimple` order (how an offload names a part). */
   partOf?: Map<SimpleQuery, number>;
+  /** Aborts the query between series. */
+  signal?: AbortSignal;
 }
 
 export function datasetOf(source: SourceNode, params: ParamValues): string {
@@ -130,6 +132,7 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
     tagPredicate: inShare ? (tags) => inShare(q.source.metric, tags) && (pushed?.(tags) ?? true) : pushed,
   });
   for await (const series of iterable) {
+    if (ctx.signal?.aborted) throw queryAborted();
     if (inShare && !inShare(q.source.metric, series.tags)) continue;
     if (series.unit) ctx.units.add(series.unit);
     if (q.sample !== undefined && q.sample < 1 && !(sampleHash(series.metric, series.tags) < q.sample))
@@ -157,6 +160,10 @@ async function selectSource(q: SimpleQuery, ctx: ExecContext): Promise<Frame> {
   sortBySeries(frame.scalars);
   sortBySeries(frame.histograms);
   return frame;
+}
+
+function queryAborted(): QuarryError {
+  return new QuarryError('unavailable', 'query aborted', { code: 'query_aborted' });
 }
 
 /** Histograms become scalar `axiom.histogram` sub-series before any scalar stage. */
@@ -295,10 +302,11 @@ export async function executeQuery(q: Query, ctx: ExecContext): Promise<Frame> {
   const prefix = splittablePrefix(q.pipes);
   const parts =
     prefix > 0 && ctx.offload
-      ? ctx.offload.split(ctx.partOf!.get(q)!, {
-          dataset: datasetOf(q.source, ctx.params),
-          metric: q.source.metric,
-        })
+      ? ctx.offload.split(
+          ctx.partOf!.get(q)!,
+          { dataset: datasetOf(q.source, ctx.params), metric: q.source.metric },
+          ctx.signal,
+        )
       : null;
   if (parts) {
     frame = mergeParts(await parts, q, sourceRange(q.source, ctx.range, ctx.nowSec), ctx);

@@ -37,7 +37,11 @@ export interface MplFramePart {
 /** Runs a simple query's splittable part (numbered in `forEachSimple` order) over several nodes. */
 export interface MplOffload {
   /** The parts of every node, or null to run it here (one node, or too small to split). */
-  split(part: number, source: { dataset: string; metric: string }): Promise<MplFramePart[]> | null;
+  split(
+    part: number,
+    source: { dataset: string; metric: string },
+    signal?: AbortSignal,
+  ): Promise<MplFramePart[]> | null;
 }
 
 const SERIES_LOCAL = new Set<Pipe['kind']>(['as', 'extend', 'map', 'align']);

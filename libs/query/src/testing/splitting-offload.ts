@@ -1,6 +1,7 @@
 import type { DatasetSource } from '@quarry/contracts';
 import {
   runPartialAggregate,
+  rowsShareMode,
   runRowsShare,
   type AggregateOffload,
   type RowsFragment,
@@ -32,7 +33,10 @@ export function splittingOffload(): AggregateOffload & { splits: number; rowSpli
       const n = source instanceof MemoryDataset ? source.batches.length : 0;
       if (!(source instanceof MemoryDataset) || n < 2) return null;
       offload.rowSplits++;
-      const blocks = source.batches.slice(0, -1).map((_, b) => source.subset((i) => i === b));
+      const blocks =
+        rowsShareMode(node) === 'whole'
+          ? [source.subset((i) => i < n - 1)]
+          : source.batches.slice(0, -1).map((_, b) => source.subset((i) => i === b));
       const remote = runRowsShare(structuredClone(node), scan.dataset, blocks, {}).then((share) => ({
         segments: structuredClone(share.segments.filter((s) => s !== null)),
         stats: [share.stats],

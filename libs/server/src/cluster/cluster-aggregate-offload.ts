@@ -115,7 +115,8 @@ export class ClusterAggregateOffload implements AggregateOffload {
       const byPosition: (ColumnBatch | null)[] = new Array(deal.inWindow.length).fill(null);
       let rowsMatched = 0;
       for (const { ordered, share } of shares) {
-        ordered.forEach((block, i) => (byPosition[position.get(block)!] = share.segments[i]));
+        // Per block, or (a top by _time) one segment for the share, placed at its first block.
+        ordered.forEach((block, i) => (byPosition[position.get(block)!] = share.segments[i] ?? null));
         rowsMatched += share.rowsMatched;
       }
       return {

@@ -8,7 +8,7 @@ import { candidatesFor, type ShareDispatch } from './share-dispatch';
 export type MplQueryRequest = Omit<MplShareRequest, 'part' | 'members' | 'owner' | 'deadlineMs'>;
 
 /** Computes a share of an MPL query on this node (the internal RPC's handler, and the coordinator's own). */
-export type MplShareRunner = (request: MplShareRequest) => Promise<MplFramePart>;
+export type MplShareRunner = (request: MplShareRequest, signal?: AbortSignal) => Promise<MplFramePart>;
 
 /**
  * The series a node reads of a query split over series: those whose rendezvous owner among `members`
@@ -46,7 +46,11 @@ export class ClusterMplOffload implements MplOffload {
     private readonly timeoutMs: number,
   ) {}
 
-  split(part: number, source: { dataset: string; metric: string }): Promise<MplFramePart[]> | null {
+  split(
+    part: number,
+    source: { dataset: string; metric: string },
+    signal?: AbortSignal,
+  ): Promise<MplFramePart[]> | null {
     const members = this.dispatch.members();
     if (members.length < 2 || this.seriesCount(source.dataset, source.metric) < this.minSeries) return null;
     this.dispatch.totals.splits++;
@@ -65,7 +69,9 @@ export class ClusterMplOffload implements MplOffload {
             owner,
             deadlineMs: Date.now() + this.timeoutMs,
           };
-          return id === self ? this.runHere(request) : this.rpc.mpl(url, request).then((a) => a.part);
+          return id === self
+            ? this.runHere(request, signal)
+            : this.rpc.mpl(url, request, signal).then((a) => a.part);
         },
       );
       return done.value;

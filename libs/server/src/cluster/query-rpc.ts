@@ -3,7 +3,7 @@ import * as v8 from 'node:v8';
 import { forbidden, invalid, QuarryError, unavailable, type ErrorKind } from '@quarry/common';
 import type { BlockRecord, ColumnBatch, ScanStats } from '@quarry/contracts';
 import type { MplFramePart, MplLimits } from '@quarry/mpl';
-import type { QueryLimits, RemotePartial, RowsFragment } from '@quarry/query-exec';
+import { rowsShareMode, type QueryLimits, type RemotePartial, type RowsFragment } from '@quarry/query-exec';
 import type { AggregateNode } from '@quarry/query-plan';
 import { CLUSTER_RPC_VERSION } from './membership';
 
@@ -51,7 +51,10 @@ export interface RowsShareRequest {
 
 /** The rows a share's take or top keeps. */
 export interface RowsShare {
-  /** One entry per block of the request, in its order: the block's kept rows, or null. */
+  /**
+   * One entry per block of the request, in its order: the block's kept rows, or null — or one entry for
+   * all of them (`rowsShareMode` 'whole': a top by `_time`).
+   */
   segments: (ColumnBatch | null)[];
   stats: ScanStats;
   rowsMatched: number;
@@ -168,7 +171,8 @@ export class QueryRpcClient {
       url,
       ROWS_PATH,
       request,
-      (v): v is RowsShareResponse => isRowsResponse(v, request.blocks.length),
+      (v): v is RowsShareResponse =>
+        isRowsResponse(v, rowsShareMode(request.node) === 'whole' ? 1 : request.blocks.length),
       "a share's rows",
       signal,
     );

@@ -25,7 +25,7 @@ import type { RowsShareRunner, ShareRunner } from '../cluster/cluster-aggregate-
 import type { QueryRpcClient } from '../cluster/query-rpc';
 import type { ShareDispatch } from '../cluster/share-dispatch';
 import { wireBatch } from '../cluster/wire-batch';
-import { runPartialAggregate, runRowsShare } from '@quarry/query-exec';
+import { rowsShareMode, runPartialAggregate, runRowsShare } from '@quarry/query-exec';
 import { blocksSource } from './part-scan';
 
 /** The parts a process opened for its roles (absent parts are null). */
@@ -132,7 +132,10 @@ export function shareRunnersFor(
           }),
         ];
   const rows: RowsShareRunner = async (node, dataset, blocks, signal) => {
-    const parts = blocks.map((block) => blocksSource(dataset, [block], catalog.reader, signal));
+    const parts =
+      rowsShareMode(node) === 'whole'
+        ? [blocksSource(dataset, blocks, catalog.reader, signal)]
+        : blocks.map((block) => blocksSource(dataset, [block], catalog.reader, signal));
     const share = await runRowsShare(node, dataset, parts, { limits, signal });
     return { ...share, segments: share.segments.map((s) => (s === null ? null : wireBatch(s))) };
   };

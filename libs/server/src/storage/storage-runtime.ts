@@ -220,7 +220,7 @@ export class StorageRuntime {
     return new ClusterMplOffload(
       distributed.dispatch,
       distributed.rpc,
-      (request) => this.computeMplShare(request),
+      (request, signal) => this.computeMplShare(request, signal),
       query,
       (name, metric) => store.seriesCount(query.datasetIds[name] ?? '', metric),
       this.config.mplSplitMinSeries,
@@ -229,14 +229,14 @@ export class StorageRuntime {
   }
 
   /** A share of an MPL query another query node asked for: first every acknowledged point, then the series. */
-  async runMplShare(request: MplShareRequest): Promise<MplFramePart> {
+  async runMplShare(request: MplShareRequest, signal?: AbortSignal): Promise<MplFramePart> {
     if (this.parts.distributed === null)
       throw unavailable('this node does not compute query shares', { code: 'role_not_served' });
     await this.readYourWrites('metrics');
-    return this.computeMplShare(request);
+    return this.computeMplShare(request, signal);
   }
 
-  private computeMplShare(request: MplShareRequest): Promise<MplFramePart> {
+  private computeMplShare(request: MplShareRequest, signal?: AbortSignal): Promise<MplFramePart> {
     const source = this.metrics.store.sourceFor(datasetIdsOf(request));
     return runMplPart(
       request.mpl,
@@ -247,6 +247,7 @@ export class StorageRuntime {
         nowSec: request.nowSec,
         params: request.params,
         limits: request.limits,
+        signal,
       },
       request.part,
       seriesOwnedBy(request.owner, request.members),
