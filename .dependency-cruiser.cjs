@@ -45,7 +45,9 @@ module.exports = {
     // Each role's HTTP surface sits on the node runtime (server) and never on another role.
     only('ingest-node', ['common', 'contracts', 'ingest-core', 'metrics-store', 'nest-kit', 'server']),
     only('query-node', ['common', 'contracts', 'metrics-store', 'mpl', 'nest-kit', 'query', 'server']),
-    only('management-node', ['common', 'contracts', 'metastore', 'nest-kit', 'query', 'server']),
+    // Monitors run where /v2 is served: the management role wires the alerting scheduler.
+    only('alerting', ['common', 'contracts', 'metastore', 'mpl', 'query', 'server']),
+    only('management-node', ['alerting', 'common', 'contracts', 'metastore', 'nest-kit', 'query', 'server']),
     // The local cluster resets a region's log offsets in that region's schema, which the metastore names.
     only('local-cluster', ['common', 'metastore']),
   ],

@@ -46,6 +46,8 @@ const DS = 'matrix-ds';
 const METRICS_DS = 'matrixmetrics';
 const APL = { apl: `['${DS}'] | count` };
 const MPL = { mpl: `${METRICS_DS}:load | align to 5m using avg` };
+const LEGACY_QUERY = { resolution: 'auto' };
+const HEC_EVENT = { event: 'matrix', index: DS };
 const METRICS_HEADERS = { 'x-axiom-metrics-dataset': METRICS_DS };
 const VFIELD = { dataset: DS, name: 'matrix_vf', expression: '1 + 1' };
 const STARRED = { name: 'matrix', kind: 'apl', who: '', dataset: DS, metadata: {}, query: APL };
@@ -89,6 +91,18 @@ const MATRIX: Record<string, MatrixEntry> = {
   'POST /v1/datasets/_apl': { body: APL, needs: query, ok: 200 },
   'POST /v1/query/_apl': { body: APL, needs: query, ok: 200 },
   'POST /v1/metrics': { headers: METRICS_HEADERS, needs: ingest, ok: 200 },
+  'POST /v1/traces': { headers: { 'x-axiom-dataset': DS }, needs: ingest, ok: 200 },
+  'POST /v1/logs': { headers: { 'x-axiom-dataset': DS }, needs: ingest, ok: 200 },
+  'POST /v1/datasets/:dataset/query': { params: { dataset: DS }, body: LEGACY_QUERY, ok: 200 },
+  'POST /v1/query/batch': { body: [{ queryId: 'q', aplRequest: APL }], needs: query, ok: 200 },
+  // Splunk HEC (its health checks need no token).
+  'POST /services/collector/event': { body: HEC_EVENT, needs: ingest, ok: 200 },
+  'POST /services/collector': { body: HEC_EVENT, needs: ingest, ok: 200 },
+  'POST /services/collector/event/1.0': { body: HEC_EVENT, needs: ingest, ok: 200 },
+  'POST /services/collector/raw': { needs: ingest, ok: 200 },
+  'POST /services/collector/raw/1.0': { needs: ingest, ok: 200 },
+  'GET /services/collector/health': {},
+  'GET /services/collector/health/1.0': {},
   'POST /v1/query/_metrics': { body: MPL, needs: query, ok: 200 },
   'POST /v1/query/_mpl': { body: MPL, needs: query, ok: 200 },
   'OPTIONS /v1/query/_metrics': {},
@@ -186,6 +200,8 @@ const MATRIX: Record<string, MatrixEntry> = {
 const WINDOW = `?start=2000-01-01T00:00:00Z&end=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
 const QUERY: Record<string, string> = {
   'GET /v2/vfields': `?dataset=${DS}`,
+  'POST /services/collector/raw': `?index=${DS}`,
+  'POST /services/collector/raw/1.0': `?index=${DS}`,
   'GET /v1/query/metrics/info/datasets/:dataset/metrics/:metric/tags/:tag/values': WINDOW,
 };
 

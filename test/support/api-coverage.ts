@@ -3,17 +3,26 @@ import * as path from 'node:path';
 import type { RouteEntry } from './route-table';
 
 /**
- * The API coverage table (docs/api-coverage.md): every operation of libs/management-node/openapi/v2.json, whether
- * the running app implements it or answers 501 on purpose (with the reason), and the e2e test files that
- * cover it. A test file covers an operation when it contains the operation string exactly as
- * `'GET /v2/rbac/roles/{id}'` (METHOD, one space, `/v2` + the OpenAPI path template, in quotes).
+ * The API coverage table (docs/api-coverage.md): every operation of the five OpenAPI documents in
+ * libs/management-node/openapi (v1, v2, edge ingest, edge query, edge HEC), whether the running app
+ * implements it or answers 501 on purpose (with the reason), and the e2e test files that cover it. A test
+ * file covers an operation when it contains the operation string exactly as `'GET /v2/rbac/roles/{id}'`
+ * (METHOD, one space, the document's base path + its path template, in quotes).
  */
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const COVERAGE_DOC = path.join(ROOT, 'docs', 'api-coverage.md');
-const V2_JSON = path.join(ROOT, 'libs', 'management-node', 'openapi', 'v2.json');
+const OPENAPI_DIR = path.join(ROOT, 'libs', 'management-node', 'openapi');
+/** The documents, each with the base path its `servers` URL gives its paths. */
+export const OPENAPI_DOCUMENTS = [
+  'v1.json',
+  'v2.json',
+  'v1-edge-ingest.json',
+  'v1-edge-query.json',
+  'v1-edge-hec.json',
+];
 const E2E_DIR = path.join(ROOT, 'test', 'e2e');
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options'];
 
 export interface OperationCoverage {
   /** `GET /v2/rbac/roles/{id}` */
@@ -26,15 +35,21 @@ export interface OperationCoverage {
 /** `/v2/datasets/{dataset_id}/fields` and `/v2/datasets/:id/fields` → `/v2/datasets/{}/fields`. */
 const shapeOf = (p: string) => p.replace(/\{[^}]+\}|:[^/]+/g, '{}');
 
-export function v2Operations(): string[] {
-  const doc = JSON.parse(fs.readFileSync(V2_JSON, 'utf8')) as {
-    paths: Record<string, Record<string, unknown>>;
-  };
-  const ops: string[] = [];
-  for (const [route, methods] of Object.entries(doc.paths))
-    for (const method of Object.keys(methods))
-      if (METHODS.includes(method)) ops.push(`${method.toUpperCase()} /v2${route}`);
-  return ops;
+/** Every operation of the documents, as `METHOD /base/path` (a path's `?query` suffix dropped). */
+export function apiOperations(): string[] {
+  const ops = new Set<string>();
+  for (const file of OPENAPI_DOCUMENTS) {
+    const doc = JSON.parse(fs.readFileSync(path.join(OPENAPI_DIR, file), 'utf8')) as {
+      servers?: { url: string }[];
+      paths: Record<string, Record<string, unknown>>;
+    };
+    // `https://{axiom-domain}/v1/` → `/v1`; `https://hec.{axiom-domain}/` → ''.
+    const base = (doc.servers?.[0]?.url ?? '').replace(/^[a-z]+:\/\/[^/]+/, '').replace(/\/$/, '');
+    for (const [route, methods] of Object.entries(doc.paths))
+      for (const method of Object.keys(methods))
+        if (METHODS.includes(method)) ops.add(`${method.toUpperCase()} ${base}${route.split('?')[0]}`);
+  }
+  return [...ops];
 }
 
 /** e2e test file name → its text. */
@@ -74,9 +89,10 @@ export function renderCoverage(rows: OperationCoverage[]): string {
   const lines = [
     '# API coverage (generated)',
     '',
-    "Every operation of `libs/management-node/openapi/v2.json` against the running app's route table. Regenerate with",
-    '`UPDATE_DOCS=1 npx jest test/e2e/api-coverage.test.ts`; the test fails when this file is stale. A test',
-    "file covers an operation when it contains the operation string in quotes, e.g. `'GET /v2/rbac/roles/{id}'`.",
+    `Every operation of the OpenAPI documents in \`libs/management-node/openapi\` (${OPENAPI_DOCUMENTS.map((d) => `\`${d}\``).join(', ')})`,
+    "against the running app's route table. Regenerate with `UPDATE_DOCS=1 npx jest test/e2e/api-coverage.test.ts`;",
+    'the test fails when this file is stale. A test file covers an operation when it contains the operation',
+    "string in quotes, e.g. `'GET /v2/rbac/roles/{id}'`.",
     '',
     `Operations: ${rows.length}. Implemented: ${count('implemented')}. Answered 501 on purpose: ${count(
       'not implemented (501)',

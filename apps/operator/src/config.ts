@@ -59,7 +59,7 @@ export const OPERATOR_VARIABLES = {
   },
   QUARRY_OPERATOR_RESYNC: {
     default: '5m',
-    help: 'Every object is reconciled again this often (±10 % jitter), so drift in Quarry is repaired.',
+    help: 'Each QuarryConnection resyncs this often (±10 % jitter): one LIST per kind, and only missing or drifted objects are reconciled, so drift in Quarry is repaired.',
     parse: duration,
   },
   HOST: { default: '0.0.0.0', help: 'Interface of the /healthz, /readyz and /metrics server.', parse: text },

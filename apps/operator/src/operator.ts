@@ -27,20 +27,25 @@ import {
 import {
   ConnectionReconciler,
   ConnectionResolver,
+  DEFAULT_CONNECTION,
   HttpManagementApi,
   KubeObjectsAdapter,
   LABELS,
   MANAGED_BY,
+  NameIndex,
   cachedFactory,
   datasetReconciler,
   roleReconciler,
   systemClock,
   tokenReconciler,
   type AllResources,
+  type ClaimedKind,
   type ManagedKind,
+  type ObjectKey,
   type ManagedReconciler,
   type ObjectCaches,
   type ReconcileDeps,
+  type QuarryConnectionResource,
   type ResourceKind,
 } from '@quarry/operator';
 import type { OperatorConfig } from './config';
@@ -70,9 +75,11 @@ const NAMES: Record<ResourceKind, { plural: string }> = {
 const MANAGED: ManagedKind[] = ['Dataset', 'Role', 'Token'];
 
 /**
- * The composition root (STYLE §1): one informer per kind plus one for the Secrets the operator owns, one
- * work queue and controller per managed kind, the reconcilers from `@quarry/operator`, and leader election.
- * Informers only enqueue keys; followers keep their caches warm and start workers on becoming leader.
+ * The composition root (STYLE §1): one informer per kind, one for the Secrets the operator owns and one
+ * for the Secrets of its own namespace (connection credentials and CAs), one work queue and controller
+ * per managed kind, the reconcilers from `@quarry/operator`, and leader election. Informers only enqueue
+ * keys; followers keep their caches warm and start workers on becoming leader. The full resync is the
+ * QuarryConnection's timed requeue: one LIST per kind per connection, enqueueing only drifted keys.
  */
 export async function startOperator(
   config: OperatorConfig,
@@ -110,9 +117,26 @@ export async function startOperator(
       log('warn', 'Watch of Secrets failed', { error: String(error), restartInMs }),
   });
 
+  // The operator's own namespace: QuarryConnection credentials and CA Secrets, whose changes must reach
+  // the connections at once rather than at their next retry. Namespace-scoped, so it needs no more than
+  // list/watch of Secrets there.
+  const connectionSecrets = new ResilientInformer<V1Secret>({
+    kubeConfig,
+    path: `/api/v1/namespaces/${config.namespace}/secrets`,
+    list: (selectors) => core.listNamespacedSecret({ namespace: config.namespace, ...selectors }),
+    rewatchEveryMs: 30 * 60_000,
+    onError: (error, restartInMs) =>
+      log('warn', `Watch of Secrets in ${config.namespace} failed`, { error: String(error), restartInMs }),
+  });
+
   for (const kind of Object.keys(informers) as ResourceKind[])
     metrics.watchInformer(kind, () => informers[kind].restarts);
   metrics.watchInformer('Secret', () => secrets.restarts);
+  metrics.watchInformer('ConnectionSecret', () => connectionSecrets.restarts);
+
+  // The index on effective names that name-conflict checks read (k8s.md §3.5 step 5). Its handlers are
+  // registered before the enqueueing ones, so a reconcile never sees the cache ahead of the index.
+  const names = new NameIndex();
 
   const caches: ObjectCaches = {
     Dataset: cacheOf(informers.Dataset),
@@ -124,6 +148,7 @@ export async function startOperator(
     customObjects,
     core,
     caches,
+    names,
     clock: systemClock,
     eventNamespace: config.namespace,
     onEventError: (error) => log('warn', 'Recording an Event failed', { error: String(error) }),
@@ -150,38 +175,74 @@ export async function startOperator(
     Role: roleReconciler(deps),
     Token: tokenReconciler(deps),
   };
-  const connectionReconciler = new ConnectionReconciler({
-    ...deps,
-    onProbe: (connection, up) => metrics.setManagementApiUp(connection, up),
-  });
   const connectionQueue = new WorkQueue<string>();
   metrics.watchQueue('QuarryConnection', () => connectionQueue.depth);
   const queues = {} as Record<ManagedKind, WorkQueue<string>>;
+  const keyOf = (key: ObjectKey) => objectKey({ metadata: key });
   for (const kind of MANAGED) {
     queues[kind] = new WorkQueue<string>();
     metrics.watchQueue(kind, () => queues[kind].depth);
+  }
+  for (const kind of ['Dataset', 'Role'] as ClaimedKind[]) {
+    // A CR that took, changed or released a name may change who owns it: its rivals look again.
+    const requeue = (rivals: ObjectKey[]) => {
+      for (const rival of rivals) queues[kind].add(keyOf(rival));
+    };
+    informers[kind]
+      .on('add', (cr) => requeue(names.upsert(kind, cr as never)))
+      .on('update', (cr) => requeue(names.upsert(kind, cr as never)))
+      .on('delete', (cr) => requeue(names.remove(kind, cr as never)));
+  }
+  for (const kind of MANAGED) {
     const enqueue = (object: KubernetesObject) => queues[kind].add(objectKey(object));
     informers[kind].on('add', enqueue).on('update', enqueue).on('delete', enqueue);
   }
-  // A connection change (URL, credentials Secret) concerns every object that may use it.
-  const enqueueAll = () => {
+  const connectionReconciler = new ConnectionReconciler({
+    ...deps,
+    onProbe: (connection, up) => metrics.setManagementApiUp(connection, up),
+    // Each connection's timed requeue is the full resync of its CRs.
+    enqueue: (kind, key) => queues[kind].add(keyOf(key)),
+    onResync: (connection, report) => {
+      if (report.targets.length === 0 && report.failures.length === 0) return;
+      log('info', 'Resynced a connection', {
+        connection,
+        listed: report.listed,
+        enqueued: report.targets.map((t) => `${t.kind} ${keyOf(t.key)}: ${t.why}`),
+        failures: report.failures,
+      });
+    },
+  });
+  // The connection itself decides what its change means for its CRs (spec changed: all of them; now
+  // Ready: the ones still waiting for it), so its events enqueue only the connection.
+  const enqueueConnection = (connection: KubernetesObject) => connectionQueue.add(objectKey(connection));
+  // A deleted connection has no reconcile left to speak for it: its CRs report ConnectionNotReady.
+  const enqueueUsersOf = (connection: KubernetesObject) => {
     for (const kind of MANAGED)
-      for (const object of informers[kind].list()) queues[kind].add(objectKey(object));
-  };
-  const enqueueConnection = (connection: KubernetesObject) => {
-    connectionQueue.add(objectKey(connection));
-    enqueueAll();
+      for (const cr of informers[kind].list())
+        if ((cr.spec.connectionRef?.name || DEFAULT_CONNECTION) === connection.metadata?.name)
+          queues[kind].add(objectKey(cr));
   };
   informers.QuarryConnection.on('add', enqueueConnection)
     .on('update', enqueueConnection)
-    .on('delete', enqueueConnection);
+    .on('delete', enqueueConnection)
+    .on('delete', enqueueUsersOf);
+  // A credentials or CA Secret created, rotated or deleted: the connections naming it probe again.
+  const enqueueUsers = (secret: V1Secret) => {
+    const name = secret.metadata?.name;
+    for (const connection of informers.QuarryConnection.list() as QuarryConnectionResource[]) {
+      const { credentialsSecretRef, tls } = connection.spec;
+      if (credentialsSecretRef.name === name || tls?.caSecretRef?.name === name)
+        connectionQueue.add(objectKey(connection));
+    }
+  };
+  connectionSecrets.on('add', enqueueUsers).on('update', enqueueUsers).on('delete', enqueueUsers);
   const enqueueOwner = (secret: V1Secret) => {
     const owner = secret.metadata?.labels?.[LABELS.token];
     if (owner && secret.metadata?.namespace) queues.Token.add(`${secret.metadata.namespace}/${owner}`);
   };
   secrets.on('add', enqueueOwner).on('update', enqueueOwner).on('delete', enqueueOwner);
 
-  const allInformers = [...Object.values(informers), secrets] as {
+  const allInformers = [...Object.values(informers), secrets, connectionSecrets] as {
     start(): void;
     stop(): Promise<void>;
     hasSynced: boolean;

@@ -32,9 +32,9 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   {
     path: /^\/v1\/(metrics|logs|traces)$/,
     target: 'ingest',
-    why: 'OTLP (metrics today, logs and traces later)',
+    why: 'OTLP metrics, logs and traces',
   },
-  { path: /^\/services\/collector(\/.*)?$/, target: 'ingest', why: 'Splunk HEC (later)' },
+  { path: /^\/services\/collector(\/.*)?$/, target: 'ingest', why: 'Splunk HEC' },
   { path: /^\/v1\/query\//, target: 'query', why: 'edge queries: APL, MPL, batch, metrics info' },
   // Under /v1/datasets/ the same prefix serves management (`GET /v1/datasets/_apl` asks for a dataset),
   // so these three rules also name the method.
@@ -44,7 +44,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
     methods: ['POST'],
     path: /^\/v1\/datasets\/[^/]+\/query$/,
     target: 'query',
-    why: 'structured query (later)',
+    why: 'legacy structured query',
   },
 ];
 

@@ -1,11 +1,19 @@
 import type { RoleModule } from '@quarry/server';
+import { HecAuthSchemes } from './hec-auth-scheme';
+import { HecController } from './hec.controller';
+import { HecService } from './hec.service';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
 import { MetricsIngestController } from './metrics-ingest.controller';
 import { MetricsIngestService } from './metrics-ingest.service';
+import { OtelIngestController } from './otel-ingest.controller';
+import { OtelIngestService } from './otel-ingest.service';
 
-/** The ingest role's HTTP surface: events (`/v1/ingest`, `/v1/datasets/{id}/ingest`) and OTLP metrics. */
+/**
+ * The ingest role's HTTP surface: events (`/v1/ingest`, `/v1/datasets/{id}/ingest`), OTLP metrics,
+ * OTLP traces and logs (`/v1/traces`, `/v1/logs`) and Splunk HEC (`/services/collector*`).
+ */
 export const INGEST_ROLE: RoleModule = {
-  controllers: [IngestController, MetricsIngestController],
-  providers: [IngestService, MetricsIngestService],
+  controllers: [IngestController, MetricsIngestController, OtelIngestController, HecController],
+  providers: [IngestService, MetricsIngestService, OtelIngestService, HecService, HecAuthSchemes],
 };

@@ -1,3 +1,4 @@
+import { AlertingService } from '@quarry/alerting';
 import type { RoleModule } from '@quarry/server';
 import { AnnotationsController } from './annotations.controller';
 import { AnnotationsService } from './annotations.service';
@@ -26,7 +27,10 @@ import { VirtualFieldsService } from './vfields.service';
 import { ViewsController } from './views.controller';
 import { ViewsService } from './views.service';
 
-/** The management role's HTTP surface: every `/v2` family and the `/v1` dataset and token routes. */
+/**
+ * The management role's HTTP surface: every `/v2` family and the `/v1` dataset and token routes; and the
+ * monitor scheduler, which runs wherever the management role does.
+ */
 export const MANAGEMENT_ROLE: RoleModule = {
   controllers: [
     DatasetsController,
@@ -57,5 +61,7 @@ export const MANAGEMENT_ROLE: RoleModule = {
     AnnotationsService,
     MonitorsService,
     NotifiersService,
+    // Runs the monitors (libs/alerting): in the standalone server and on every management node.
+    AlertingService,
   ],
 };

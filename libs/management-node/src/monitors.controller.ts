@@ -55,7 +55,7 @@ export class MonitorsController {
     const end = requiredTime(query.endTime, 'endTime');
     if (end < start)
       throw invalid('"endTime" must not be before "startTime"', { code: 'monitor_history_invalid' });
-    return this.monitors.history(id);
+    return this.monitors.history(id, start, end);
   }
 }
 

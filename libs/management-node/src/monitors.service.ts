@@ -17,8 +17,8 @@ export interface AlertHistoryEntry {
 }
 
 /**
- * Monitors (`/v2/monitors`): stored and validated. Nothing evaluates them yet, so no alert ever opens and
- * the history is empty (docs/management.md).
+ * Monitors (`/v2/monitors`): stored and validated here; evaluated by the scheduler of libs/alerting,
+ * which writes the alert history this service serves (docs/monitors.md).
  */
 @Injectable()
 export class MonitorsService {
@@ -50,12 +50,18 @@ export class MonitorsService {
 
   async delete(id: string): Promise<void> {
     await this.storage.metastore.resources.delete('monitor', id);
+    await this.storage.metastore.alerts.deleteMonitor(id);
   }
 
-  /** Alert state changes of the monitor: none until monitors are evaluated. */
-  async history(id: string): Promise<AlertHistoryEntry[]> {
+  /** Alert state changes of the monitor with `startMs <= timestamp <= endMs`, oldest first. */
+  async history(id: string, startMs: number, endMs: number): Promise<AlertHistoryEntry[]> {
     await this.get(id);
-    return [];
+    const rows = await this.storage.metastore.alerts.history(
+      id,
+      new Date(startMs).toISOString(),
+      new Date(endMs).toISOString(),
+    );
+    return rows.map(({ checkId, name, state, timestamp }) => ({ checkId, name, state, timestamp }));
   }
 }
 

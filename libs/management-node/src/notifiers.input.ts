@@ -67,11 +67,36 @@ export function parseNotifier(body: Record<string, unknown>): NotifierDocument {
   return doc;
 }
 
-/** NotifierWithId with the read-only audit members. */
+/** What the API shows instead of a secret header's value: secrets are written, never read back. */
+export const SECRET_MASK = '********';
+
+/**
+ * A replaced custom webhook keeps the stored value of every secret header sent back as the mask (a
+ * client that PUTs what it GOT must not overwrite its secrets with asterisks).
+ */
+export function keepSecretHeaders(doc: NotifierDocument, stored: NotifierDocument): NotifierDocument {
+  const next = doc.properties.customWebhook?.secretHeaders as Record<string, string> | undefined;
+  const old = stored.properties.customWebhook?.secretHeaders as Record<string, string> | undefined;
+  if (!next || !old) return doc;
+  const merged = Object.fromEntries(
+    Object.entries(next).map(([k, v]) => [k, v === SECRET_MASK && k in old ? old[k] : v]),
+  );
+  const customWebhook = { ...doc.properties.customWebhook, secretHeaders: merged };
+  return { ...doc, properties: { customWebhook } };
+}
+
+function masked(doc: NotifierDocument): NotifierDocument {
+  const secrets = doc.properties.customWebhook?.secretHeaders as Record<string, string> | undefined;
+  if (!secrets) return doc;
+  const secretHeaders = Object.fromEntries(Object.keys(secrets).map((k) => [k, SECRET_MASK]));
+  return { ...doc, properties: { customWebhook: { ...doc.properties.customWebhook, secretHeaders } } };
+}
+
+/** NotifierWithId with the read-only audit members; secret header values are masked. */
 export function notifierView(record: ResourceRecord<NotifierDocument>) {
   return {
     id: record.id,
-    ...record.document,
+    ...masked(record.document),
     createdAt: record.createdAt,
     createdBy: record.createdBy,
     updatedAt: record.updatedAt,

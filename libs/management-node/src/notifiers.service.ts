@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { prefixedId } from '@quarry/common';
+import { invalid, prefixedId } from '@quarry/common';
 import { resourceNotFound, type ResourceRecord } from '@quarry/metastore';
 import { type StorageRuntime, STORAGE_RUNTIME } from '@quarry/server';
-import { parseNotifier, type NotifierDocument } from './notifiers.input';
+import { keepSecretHeaders, parseNotifier, type NotifierDocument } from './notifiers.input';
 
 type NotifierRecord = ResourceRecord<NotifierDocument>;
 
-/** Notifiers (`/v2/notifiers`): stored and validated; nothing sends notifications yet. */
+/**
+ * Notifiers (`/v2/notifiers`): stored and validated; libs/alerting delivers through them. An email
+ * notifier is refused while no SMTP server is configured: it could never deliver.
+ */
 @Injectable()
 export class NotifiersService {
   constructor(@Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime) {}
@@ -22,13 +25,23 @@ export class NotifiersService {
   }
 
   create(body: Record<string, unknown>, who: string): Promise<NotifierRecord> {
-    const doc = parseNotifier(body);
+    const doc = this.deliverable(parseNotifier(body));
     return this.storage.metastore.resources.create('notifier', prefixedId('ntf_'), { document: doc }, who);
   }
 
-  update(id: string, body: Record<string, unknown>, who: string): Promise<NotifierRecord> {
-    const doc = parseNotifier(body);
+  async update(id: string, body: Record<string, unknown>, who: string): Promise<NotifierRecord> {
+    const doc = keepSecretHeaders(this.deliverable(parseNotifier(body)), (await this.get(id)).document);
     return this.storage.metastore.resources.replace('notifier', id, { document: doc }, who);
+  }
+
+  private deliverable(doc: NotifierDocument): NotifierDocument {
+    if (doc.properties.email && !this.storage.config.notifiers.smtp) {
+      throw invalid(
+        'email notifiers need an SMTP server: this server has none configured (QUARRY_SMTP_URL)',
+        { code: 'notifier_email_unconfigured' },
+      );
+    }
+    return doc;
   }
 
   async delete(id: string): Promise<void> {

@@ -15,4 +15,5 @@ export * from './block.repository';
 export * from './cluster.repository';
 export * from './metric-series.repository';
 export * from './resource.repository';
+export * from './alert.repository';
 export * from './metastore';

@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '@quarry/common';
+import { AlertRepository } from './alert.repository';
 import { BlockRepository } from './block.repository';
 import { ClusterRepository } from './cluster.repository';
 import { DatasetRepository } from './dataset.repository';
@@ -40,6 +41,8 @@ export class Metastore {
   readonly resources: ResourceRepository;
   /** Version counters and leases shared by the processes of a cluster. */
   readonly cluster: ClusterRepository;
+  /** Monitor runs, their evaluation state and alert history. */
+  readonly alerts: AlertRepository;
 
   private constructor(
     readonly db: SqlDatabase,
@@ -55,6 +58,7 @@ export class Metastore {
     this.metricSeries = new MetricSeriesRepository(db);
     this.resources = new ResourceRepository(db, clock);
     this.cluster = new ClusterRepository(db);
+    this.alerts = new AlertRepository(db, clock);
   }
 
   /** Opens the embedded PGlite database (`null` = in memory, else a data directory) and migrates it. */

@@ -30,7 +30,7 @@ export class DatasetHandler implements KindHandler<'Dataset'> {
   readonly defaultDeletionPolicy = 'Orphan';
 
   async check(ctx: Ctx) {
-    const owner = olderClaimant(ctx.cr, await ctx.kube.list('Dataset'), datasetNameOf);
+    const owner = olderClaimant(ctx.cr, await ctx.kube.claimants('Dataset', ctx.cr), datasetNameOf);
     if (!owner) return undefined;
     return notReady(
       'ResourceConflict',
@@ -71,7 +71,7 @@ export class DatasetHandler implements KindHandler<'Dataset'> {
 
   async finalize(ctx: Ctx): Promise<'gone' | { retryAfterMs: number }> {
     // A CR that lost the name never owned the dataset: deleting it must not touch the owner's data.
-    if (olderClaimant(ctx.cr, await ctx.kube.list('Dataset'), datasetNameOf)) return 'gone';
+    if (olderClaimant(ctx.cr, await ctx.kube.claimants('Dataset', ctx.cr), datasetNameOf)) return 'gone';
     const name = datasetNameOf(ctx.cr);
     try {
       await ctx.api.deleteDataset(name);

@@ -20,7 +20,17 @@ export * from './role-desired';
 export * from './token-desired';
 export * from './token-rotation';
 export * from './token-secret';
-export { olderClaimant } from './name-claims';
+export { claimedNameOf, olderClaimant } from './name-claims';
+export { NameIndex } from './name-index';
+export {
+  resyncConnection,
+  unsettled,
+  datasetDrift,
+  roleDrift,
+  tokenDrift,
+  type ResyncReport,
+  type ResyncTarget,
+} from './resync-scan';
 export * from './managed-reconcile';
 export { DatasetHandler, datasetReconciler } from './dataset-reconciler';
 export { RoleHandler, roleReconciler, roleIdOf } from './role-reconciler';

@@ -27,7 +27,16 @@ import type { Clock } from './clock';
 import { FIELD_MANAGER } from './constants';
 import { KubeConflictError, type KubeObjects } from './kube-objects.port';
 import { mergePatchFor } from './merge-patch';
-import type { AllResources, ObjectMeta, ResourceKind, SecretObject } from './resources';
+import { claimedNameOf, connectionOf } from './name-claims';
+import type { NameIndex } from './name-index';
+import type {
+  AllResources,
+  ClaimedKind,
+  ClaimedResources,
+  ObjectMeta,
+  ResourceKind,
+  SecretObject,
+} from './resources';
 
 /** What the adapter reads custom resources from: the informer caches (k8s-kit `ResilientInformer`). */
 export interface ObjectCache<T> {
@@ -41,6 +50,11 @@ export interface KubeObjectsAdapterOptions {
   customObjects: CustomObjectsApi;
   core: CoreV1Api;
   caches: ObjectCaches;
+  /**
+   * The index on effective names, kept by the app from the same informers as `caches`. Without it,
+   * `claimants` scans the cache (fine for tests with a handful of objects).
+   */
+  names?: NameIndex;
   clock: Clock;
   /** `source.component` / `reportingComponent` of recorded Events. */
   component?: string;
@@ -74,6 +88,21 @@ export class KubeObjectsAdapter implements KubeObjects {
   async list<K extends ResourceKind>(kind: K): Promise<AllResources[K][]> {
     const cache = this.options.caches[kind] as ObjectCache<AllResources[K]>;
     return cache.list().map((o) => structuredClone(o));
+  }
+
+  async claimants<K extends ClaimedKind>(kind: K, cr: ClaimedResources[K]): Promise<ClaimedResources[K][]> {
+    const cache = this.options.caches[kind] as ObjectCache<ClaimedResources[K]>;
+    const { names } = this.options;
+    if (names) {
+      // An object the index still names may have left the cache a moment ago: skip it.
+      const found = names.sharing(kind, cr).map((key) => cache.get(key.name, key.namespace));
+      return found.filter((o): o is ClaimedResources[K] => o !== undefined).map((o) => structuredClone(o));
+    }
+    const name = claimedNameOf(kind, cr);
+    return cache
+      .list()
+      .filter((o) => connectionOf(o) === connectionOf(cr) && claimedNameOf(kind, o) === name)
+      .map((o) => structuredClone(o));
   }
 
   async patchStatus<K extends ResourceKind>(

@@ -1,4 +1,11 @@
-import type { AllResources, ObjectMeta, ResourceKind, SecretObject } from './resources';
+import type {
+  AllResources,
+  ClaimedKind,
+  ClaimedResources,
+  ObjectMeta,
+  ResourceKind,
+  SecretObject,
+} from './resources';
 
 /**
  * The port the reconcilers use to read and write Kubernetes objects. Reads of custom resources come from
@@ -12,8 +19,13 @@ export interface KubeObjects {
     namespace: string | undefined,
     name: string,
   ): Promise<AllResources[K] | undefined>;
-  /** Every cached object of a kind, across namespaces (for name-claim checks). */
+  /** Every cached object of a kind, across namespaces (the resync scan, the token sweep). */
   list<K extends ResourceKind>(kind: K): Promise<AllResources[K][]>;
+  /**
+   * The cached CRs of a kind claiming the same effective name on the same connection as `cr` (`cr` itself
+   * may be among them): the name-conflict check, answered from a cache index (k8s.md §3.5 step 5).
+   */
+  claimants<K extends ClaimedKind>(kind: K, cr: ClaimedResources[K]): Promise<ClaimedResources[K][]>;
 
   /** Merge-patches `/status`; returns the object with its new resourceVersion. */
   patchStatus<K extends ResourceKind>(

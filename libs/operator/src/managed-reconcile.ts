@@ -3,12 +3,18 @@ import { findCondition, mergeCondition, READY, SYNCED, type ConditionUpdate } fr
 import type { ReadyReason } from '@quarry/k8s-api';
 import type { Connection, ConnectionResolver, ManagementApiFactory } from './connection-resolver';
 import { ANNOTATIONS, FINALIZER } from './constants';
-import { DEFAULT_ERROR_TIMING, outcomeOfError, type ErrorTiming } from './error-outcome';
+import {
+  DEFAULT_ERROR_TIMING,
+  outcomeOfError,
+  STALE_CACHE_RETRY_MS,
+  type ErrorTiming,
+} from './error-outcome';
 import { KubeConflictError, type KubeObjects } from './kube-objects.port';
 import type { ManagementApi } from './management-api.port';
-import { after, done, jittered, sooner, type ReconcileResult } from './reconcile-result';
+import { after, done, type ReconcileResult } from './reconcile-result';
 import type { AllResources, DeletionPolicy, ManagedKind } from './resources';
 import { sameStatus } from './status-equality';
+import { WrittenVersions } from './written-versions';
 
 /** Everything a reconciler needs; the app wires real adapters, tests wire fakes. */
 export interface ReconcileDeps {
@@ -16,7 +22,7 @@ export interface ReconcileDeps {
   connections: ConnectionResolver;
   apiFor: ManagementApiFactory;
   clock: Clock;
-  /** Timed resync (before jitter). */
+  /** `QUARRY_OPERATOR_RESYNC` (before jitter): how often each connection resyncs its CRs. */
   resyncMs: number;
   random?: () => number;
   errorTiming?: ErrorTiming;
@@ -68,11 +74,15 @@ const CONFIRM_DELETE_MS = 1_000;
  */
 export class ManagedReconciler<K extends ManagedKind> {
   private readonly timing: ErrorTiming;
+  private readonly deps: ReconcileDeps;
+  /** Versions of our objects this reconciler wrote over: a cache still showing one is behind us. */
+  private readonly written = new WrittenVersions();
 
   constructor(
     private readonly handler: KindHandler<K>,
-    private readonly deps: ReconcileDeps,
+    deps: ReconcileDeps,
   ) {
+    this.deps = { ...deps, kube: this.written.track(deps.kube) };
     this.timing = deps.errorTiming ?? DEFAULT_ERROR_TIMING;
   }
 
@@ -83,7 +93,14 @@ export class ManagedReconciler<K extends ManagedKind> {
   async reconcile(key: ObjectKey): Promise<ReconcileResult> {
     const { kube } = this.deps;
     const found = await kube.get(this.handler.kind, key.namespace, key.name);
-    if (!found) return done();
+    if (!found) {
+      this.written.forget(this.handler.kind, key);
+      return done();
+    }
+    // The cache has not caught up with our own last write of this object: acting on it would repeat or
+    // undo that write (a second rotation, a sweep of the token just minted). The write's watch event
+    // enqueues the key again; the short retry is for a watch that is slow to deliver it.
+    if (this.written.isStale(this.handler.kind, found.metadata)) return after(STALE_CACHE_RETRY_MS);
     const state = { cr: found as AllResources[K], now: this.deps.clock.now() };
     try {
       return await this.run(state);
@@ -122,16 +139,17 @@ export class ManagedReconciler<K extends ManagedKind> {
     const problem = await this.handler.check(ctx);
     if (problem) {
       await this.writeStatus(state, { ready: problem, synced: success() });
-      // Checks make no management API call, so looking again at resync is cheap and notices, for
-      // example, that the older CR holding a contested name is gone.
-      return after(jittered(this.deps.resyncMs, this.deps.random));
+      // Looked at again when the spec changes, when a CR sharing the name changes (the app's name
+      // index requeues it), and by each connection resync (a not-Ready CR is unsettled).
+      return done();
     }
     if (this.refusedThisGeneration(ctx.cr)) return done();
 
     const outcome = await this.handler.sync(ctx);
     await this.writeStatus(state, { ready: outcome.ready, synced: success(), fields: outcome.status });
-    const resync = after(jittered(this.deps.resyncMs, this.deps.random));
-    return outcome.requeueAfterMs === undefined ? resync : sooner(resync, after(outcome.requeueAfterMs));
+    // No timed resync per object: the connection's resync lists each kind once and enqueues only the
+    // keys that drifted (resync-scan.ts). Deadlines of the object itself (token expiry) still requeue.
+    return outcome.requeueAfterMs === undefined ? done() : after(outcome.requeueAfterMs);
   }
 
   private async finalize(state: { cr: AllResources[K]; now: Date }): Promise<ReconcileResult> {

@@ -1,4 +1,7 @@
-import type { ObjectMeta } from './resources';
+import { datasetNameOf } from './dataset-desired';
+import type { ClaimedKind, ClaimedResources, DatasetResource, ObjectMeta, RoleResource } from './resources';
+
+import { roleNameOf } from './role-desired';
 
 interface Claimant {
   metadata: ObjectMeta;
@@ -25,7 +28,7 @@ export function olderClaimant<C extends Claimant>(
   return older.sort(compareAge)[0];
 }
 
-const connectionOf = (c: Claimant): string => c.spec.connectionRef?.name || 'default';
+export const connectionOf = (c: Claimant): string => c.spec.connectionRef?.name || 'default';
 
 function compareAge(a: Claimant, b: Claimant): number {
   const at = a.metadata.creationTimestamp ?? '';
@@ -38,3 +41,13 @@ function compareAge(a: Claimant, b: Claimant): number {
 
 export const describe = (c: Claimant): string =>
   c.metadata.namespace ? `${c.metadata.namespace}/${c.metadata.name}` : c.metadata.name;
+
+/**
+ * The effective name a CR claims, as compared (k8s.md §3.5 step 5): dataset names exactly, role names
+ * ignoring case (Quarry keeps them unique that way).
+ */
+export function claimedNameOf<K extends ClaimedKind>(kind: K, cr: ClaimedResources[K]): string {
+  return kind === 'Dataset'
+    ? datasetNameOf(cr as DatasetResource)
+    : roleNameOf(cr as RoleResource).toLowerCase();
+}

@@ -54,6 +54,13 @@ export interface ManagedResources {
 }
 export type ManagedKind = keyof ManagedResources;
 
+/** The kinds whose external name must be unique per connection (Tokens may share a display name). */
+export interface ClaimedResources {
+  Dataset: DatasetResource;
+  Role: RoleResource;
+}
+export type ClaimedKind = keyof ClaimedResources;
+
 export interface AllResources extends ManagedResources {
   QuarryConnection: QuarryConnectionResource;
 }

@@ -29,7 +29,7 @@ export class RoleHandler implements KindHandler<'Role'> {
   readonly defaultDeletionPolicy = 'Delete';
 
   async check(ctx: Ctx) {
-    const owner = olderClaimant(ctx.cr, await ctx.kube.list('Role'), roleNameOf, sameRoleName);
+    const owner = olderClaimant(ctx.cr, await ctx.kube.claimants('Role', ctx.cr), roleNameOf, sameRoleName);
     if (!owner) return undefined;
     return notReady(
       'ResourceConflict',
@@ -62,7 +62,8 @@ export class RoleHandler implements KindHandler<'Role'> {
   }
 
   async finalize(ctx: Ctx): Promise<'gone' | { retryAfterMs: number }> {
-    if (olderClaimant(ctx.cr, await ctx.kube.list('Role'), roleNameOf, sameRoleName)) return 'gone';
+    if (olderClaimant(ctx.cr, await ctx.kube.claimants('Role', ctx.cr), roleNameOf, sameRoleName))
+      return 'gone';
     // Without an id, only an interrupted create can have left a role behind; any other role of that
     // name belongs to someone else.
     const pending = ctx.cr.metadata.annotations?.[ANNOTATIONS.createPending];

@@ -67,7 +67,16 @@ export class TokenHandler implements KindHandler<'Token'> {
     const namespace = ctx.cr.metadata.namespace!;
     const secretName = secretNameOf(ctx.cr);
     const id = tokenIdOf(ctx.cr);
-    if (ctx.cr.metadata.annotations?.[ANNOTATIONS.createPending]) await this.sweepUnheldTokens(ctx, id);
+    if (ctx.cr.metadata.annotations?.[ANNOTATIONS.createPending]) {
+      // The sweep deletes tokens, so the mark and the ids it trusts must be the stored ones, not a cache
+      // that has not yet seen the mint which cleared the mark (the token that mint made is referenced only
+      // by the newer CR). Renewing the mark is a write with the cached resourceVersion as precondition: it
+      // fails with a conflict, and the reconcile is retried, unless the cached CR is the stored one.
+      ctx.cr = await ctx.kube.setAnnotations('Token', ctx.cr, {
+        [ANNOTATIONS.createPending]: ctx.now.toISOString(),
+      });
+      await this.sweepUnheldTokens(ctx, id);
+    }
 
     const secret =
       (await ctx.kube.getSecret(namespace, secretName)) ?? (await this.renamedFrom(ctx, secretName));

@@ -1,5 +1,9 @@
 import type { RoleModule } from '@quarry/server';
+import { BatchQueryController } from './batch-query.controller';
+import { BatchQueryService } from './batch-query.service';
 import { InternalQueryController } from './internal-query.controller';
+import { LegacyQueryController } from './legacy-query.controller';
+import { LegacyQueryService } from './legacy-query.service';
 import { MetricsInfoController } from './metrics-info.controller';
 import { MetricsInfoService } from './metrics-info.service';
 import { MplQueryController } from './mpl-query.controller';
@@ -7,8 +11,15 @@ import { MplQueryService } from './mpl-query.service';
 import { QueryController } from './query.controller';
 import { QueryService } from './query.service';
 
-/** The query role's HTTP surface: APL, MPL and the metrics info endpoints. */
+/** The query role's HTTP surface: APL, legacy structured queries, batches, MPL and the metrics info endpoints. */
 export const QUERY_ROLE: RoleModule = {
-  controllers: [QueryController, MetricsInfoController, MplQueryController, InternalQueryController],
-  providers: [QueryService, MetricsInfoService, MplQueryService],
+  controllers: [
+    QueryController,
+    LegacyQueryController,
+    BatchQueryController,
+    MetricsInfoController,
+    MplQueryController,
+    InternalQueryController,
+  ],
+  providers: [QueryService, LegacyQueryService, BatchQueryService, MetricsInfoService, MplQueryService],
 };

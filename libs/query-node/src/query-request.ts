@@ -22,6 +22,15 @@ export function parseAplRequest(body: unknown, nowMs: number): AplRequest {
   if (typeof apl !== 'string' || apl.trim() === '') {
     throw invalid('"apl" is required and must be a non-empty string', { code: 'query_apl_missing' });
   }
+  return { apl, ...parseTimeWindow(startTime, endTime, nowMs) };
+}
+
+/** The query window of `startTime`/`endTime` members (both optional; see parseAplRequest). */
+export function parseTimeWindow(
+  startTime: unknown,
+  endTime: unknown,
+  nowMs: number,
+): Omit<AplRequest, 'apl'> {
   const startMs = bound('startTime', startTime, 0, nowMs);
   // The end bound is exclusive; default to just after now so events stamped "now" are included.
   const endMs = bound('endTime', endTime, nowMs + 1, nowMs);
@@ -29,7 +38,6 @@ export function parseAplRequest(body: unknown, nowMs: number): AplRequest {
     throw invalid(`endTime must be after startTime`, { code: 'query_time_range_invalid' });
   }
   return {
-    apl,
     startMs,
     endMs,
     startTime: new Date(startMs).toISOString(),

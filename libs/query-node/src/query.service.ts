@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { forbidden, invalid, systemClock, type Clock } from '@quarry/common';
-import type { FieldSchema } from '@quarry/contracts';
+import type { FieldSchema, QueryOutput } from '@quarry/contracts';
 import { referencedDatasets, runApl } from '@quarry/query';
 import {
   hasDatasetCapability,
@@ -74,11 +74,7 @@ export class QueryService {
     const request = parseAplRequest(body, nowMs);
     // Name patterns (`union logs*`, a leading `search`) expand only to event datasets this token may read;
     // every dataset the query names explicitly is checked below.
-    const readable = this.storage.registry
-      .list()
-      .filter((d) => d.kind !== METRICS_DATASET_KIND)
-      .map((d) => d.name)
-      .filter((name) => hasDatasetCapability(principal.datasetCapabilities, name, 'query', 'read'));
+    const readable = this.readableDatasets(principal);
     const names = referencedDatasets(request.apl, readable);
     for (const dataset of names) {
       if (!hasDatasetCapability(principal.datasetCapabilities, dataset, 'query', 'read')) {
@@ -95,9 +91,41 @@ export class QueryService {
       return (await elsewhere(route.region, route.dataset)) as object;
     }
     const started = process.hrtime.bigint();
-    const output = await runApl(request.apl, {
-      startMs: request.startMs,
-      endMs: request.endMs,
+    const output = await this.execute(request.apl, request, nowMs, readable, { explain, signal });
+    this.metrics.rowsExamined.inc(output.stats.rowsExamined);
+    const fieldsByDataset = new Map<string, FieldSchema[]>();
+    for (const name of output.datasetNames) {
+      const source = await this.storage.catalog.getDataset(name);
+      if (source) fieldsByDataset.set(name, await source.schema());
+    }
+    const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
+    const ctx = { request, output, elapsedMicros, fieldsByDataset };
+    return format === 'tabular' ? formatTabular(ctx) : formatLegacy(ctx);
+  }
+
+  /** The event datasets this principal may read (what name patterns expand to). */
+  readableDatasets(principal: Principal): string[] {
+    return this.storage.registry
+      .list()
+      .filter((d) => d.kind !== METRICS_DATASET_KIND)
+      .map((d) => d.name)
+      .filter((name) => hasDatasetCapability(principal.datasetCapabilities, name, 'query', 'read'));
+  }
+
+  /**
+   * Runs APL text whose datasets were already authorized, with this node's catalog, limits, virtual
+   * fields and offload: the one way every endpoint (APL, legacy structured queries, batches) executes.
+   */
+  async execute(
+    apl: string,
+    window: { startMs: number; endMs: number },
+    nowMs: number,
+    readable: readonly string[],
+    { explain = false, signal }: { explain?: boolean; signal?: AbortSignal } = {},
+  ): Promise<QueryOutput> {
+    return runApl(apl, {
+      startMs: window.startMs,
+      endMs: window.endMs,
       nowMs,
       catalog: this.storage.catalog,
       defaultLimit: this.storage.config.queryDefaultLimit,
@@ -111,15 +139,6 @@ export class QueryService {
       explain,
       signal,
     });
-    this.metrics.rowsExamined.inc(output.stats.rowsExamined);
-    const fieldsByDataset = new Map<string, FieldSchema[]>();
-    for (const name of output.datasetNames) {
-      const source = await this.storage.catalog.getDataset(name);
-      if (source) fieldsByDataset.set(name, await source.schema());
-    }
-    const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
-    const ctx = { request, output, elapsedMicros, fieldsByDataset };
-    return format === 'tabular' ? formatTabular(ctx) : formatLegacy(ctx);
   }
 }
 

@@ -1,6 +1,7 @@
 import { formatRfc3339 } from '@quarry/common';
-import type { FieldSchema, QueryOutput, ResultTable } from '@quarry/contracts';
+import type { FieldSchema, QueryOutput } from '@quarry/contracts';
 import type { AplRequest } from './query-request';
+import { GroupIds, aplGroupLayout, matchesOf, rowCount, seriesOf, totalsOf } from './legacy-entries';
 
 export type ResultFormat = 'tabular' | 'legacy';
 
@@ -13,7 +14,11 @@ export interface FormatContext {
 }
 
 /** The `status` object of both formats (api.md §4.3): elapsedTime in microseconds and never zero. */
-function statusOf(ctx: FormatContext) {
+export function statusOf(ctx: {
+  request: { startMs: number; endMs: number };
+  output: QueryOutput;
+  elapsedMicros: number;
+}) {
   const { stats } = ctx.output;
   return {
     elapsedTime: Math.max(1, Math.round(ctx.elapsedMicros)),
@@ -37,20 +42,14 @@ function statusOf(ctx: FormatContext) {
 }
 
 function fieldsMetaMap(ctx: FormatContext) {
-  const map: Record<
-    string,
-    { name: string; type: string; unit: string; hidden: boolean; description: string }[]
-  > = {};
-  for (const [dataset, fields] of ctx.fieldsByDataset) {
-    map[dataset] = fields.map((f) => ({
-      name: f.name,
-      type: f.type,
-      unit: '',
-      hidden: false,
-      description: '',
-    }));
-  }
-  return map;
+  return Object.fromEntries(
+    [...ctx.fieldsByDataset].map(([dataset, fields]) => [dataset, fieldsMetaOf(fields)]),
+  );
+}
+
+/** A dataset's fields as `fieldsMeta` entries (`DatasetField`). */
+export function fieldsMetaOf(fields: FieldSchema[]) {
+  return fields.map((f) => ({ name: f.name, type: f.type, unit: '', hidden: false, description: '' }));
 }
 
 export function formatTabular(ctx: FormatContext) {
@@ -78,16 +77,30 @@ export function formatTabular(ctx: FormatContext) {
 
 /**
  * The legacy shape: raw rows become `matches` (`{_time, _sysTime, _rowId, data}`), an aggregation becomes
- * `buckets.totals` (`{group, aggregations: [{op, value}]}`), as the official clients read them.
+ * `buckets.totals` (`{id, group, aggregations: [{op, value}]}`), as the official clients read them. A
+ * summarize whose first key is a time bin (`by bin(_time, 1m)`, `bin_auto(_time)`) also fills
+ * `buckets.series`: one interval per bucket that has rows, its groups keyed by the other keys.
  */
 export function formatLegacy(ctx: FormatContext) {
   const table = ctx.output.tables[0];
   const aggregated = ctx.output.aggregated && table !== undefined;
+  const ids = new GroupIds();
+  const bucketColumn =
+    aggregated && table.buckets ? table.fields.findIndex((f) => f.name === table.buckets!.field) : -1;
   return {
     format: 'legacy',
     status: statusOf(ctx),
     matches: table && !aggregated ? matchesOf(table) : [],
-    buckets: { series: [], totals: aggregated ? totalsOf(table) : [] },
+    buckets: {
+      series:
+        bucketColumn >= 0
+          ? seriesOf(table, aplGroupLayout(table, bucketColumn), ids, {
+              column: bucketColumn,
+              sizeMs: table.buckets!.size / 1e6,
+            })
+          : [],
+      totals: aggregated ? totalsOf(table, aplGroupLayout(table), ids) : [],
+    },
     datasetNames: ctx.output.datasetNames,
     fieldsMetaMap: fieldsMetaMap(ctx),
     request: {
@@ -97,46 +110,4 @@ export function formatLegacy(ctx: FormatContext) {
       limit: table ? rowCount(table) : 0,
     },
   };
-}
-
-function rowCount(table: ResultTable): number {
-  return table.columns.length ? table.columns[0].length : 0;
-}
-
-function matchesOf(table: ResultTable) {
-  const names = table.fields.map((f) => f.name);
-  const timeIndex = names.indexOf('_time');
-  const sysIndex = names.indexOf('_sysTime');
-  const rows = rowCount(table);
-  const matches = [];
-  for (let r = 0; r < rows; r++) {
-    const data: Record<string, unknown> = {};
-    for (let c = 0; c < names.length; c++) {
-      if (c === timeIndex || c === sysIndex) continue;
-      data[names[c]] = table.columns[c][r];
-    }
-    matches.push({
-      _time: timeIndex >= 0 ? table.columns[timeIndex][r] : null,
-      _sysTime: sysIndex >= 0 ? table.columns[sysIndex][r] : null,
-      _rowId: `${r}`,
-      data,
-    });
-  }
-  return matches;
-}
-
-function totalsOf(table: ResultTable) {
-  const groupNames = new Set(table.groups.map((g) => g.name));
-  const rows = rowCount(table);
-  const totals = [];
-  for (let r = 0; r < rows; r++) {
-    const group: Record<string, unknown> = {};
-    const aggregations: { op: string; value: unknown }[] = [];
-    table.fields.forEach((field, c) => {
-      if (groupNames.has(field.name)) group[field.name] = table.columns[c][r];
-      else aggregations.push({ op: field.name, value: table.columns[c][r] });
-    });
-    totals.push({ id: r, group, aggregations });
-  }
-  return totals;
 }

@@ -16,3 +16,4 @@ export {
   normalizeEvent,
   type MemoryCatalogOptions,
 } from './testing/memory-catalog';
+export * from './legacy-query';

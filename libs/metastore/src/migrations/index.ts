@@ -6,6 +6,7 @@ import { migration0004 } from './0004-metrics';
 import { migration0005 } from './0005-cluster';
 import { migration0006 } from './0006-membership';
 import { migration0007 } from './0007-regions';
+import { migration0008 } from './0008-alerts';
 
 export type { Migration } from './migration';
 
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];

@@ -55,6 +55,16 @@ export function kubeObjectsContract(target: KubeObjectsTarget): void {
       expect((await h.kube.list('Dataset')).map((d) => d.metadata.name)).toContain(ds.metadata.name);
     });
 
+    it('answers claimants: the CRs claiming one effective name on one connection', async () => {
+      const shared = `shared-${n}`;
+      const a = await dataset({ name: shared });
+      const b = await dataset({ name: shared });
+      await dataset({ name: shared, connectionRef: { name: 'eu' } });
+      await dataset({ name: `${shared}-other` });
+      const names = (await h.kube.claimants('Dataset', a)).map((d) => d.metadata.name).sort();
+      expect(names).toEqual([a.metadata.name, b.metadata.name].sort());
+    });
+
     it('writes status only through patchStatus, keeps generation, and removes dropped fields', async () => {
       const ds = await dataset();
       const first = await h.kube.patchStatus('Dataset', ds, {

@@ -1,5 +1,13 @@
 import { KubeConflictError, type KubeObjects } from '../kube-objects.port';
-import type { AllResources, ObjectMeta, ResourceKind, SecretObject } from '../resources';
+import { claimedNameOf, connectionOf } from '../name-claims';
+import type {
+  AllResources,
+  ClaimedKind,
+  ClaimedResources,
+  ObjectMeta,
+  ResourceKind,
+  SecretObject,
+} from '../resources';
 
 type AnyResource = AllResources[ResourceKind];
 export type KubeMethod = keyof KubeObjects;
@@ -25,6 +33,8 @@ export class InMemoryKubeObjects implements KubeObjects {
   readonly events: RecordedEvent[] = [];
   readonly writes: { method: KubeMethod; kind?: string; name: string }[] = [];
   private readonly faults: { method: KubeMethod; error: Error; skip: number }[] = [];
+  /** While set, what the informer cache still shows (`freezeCache`); reads answer from it. */
+  private cacheView: Map<string, AnyResource> | undefined;
   private version = 1;
   private created = 0;
 
@@ -90,6 +100,20 @@ export class InMemoryKubeObjects implements KubeObjects {
     this.faults.push({ method, error, skip });
   }
 
+  /**
+   * The informer cache falls behind: from now on `get`, `list` and `claimants` answer the objects as they
+   * are at this moment, while writes go on to the store (checking resourceVersion against it, so a write
+   * based on the stale copy fails with a conflict) — until `catchUpCache`. Users' edits are not seen either.
+   */
+  freezeCache(): void {
+    this.cacheView = new Map([...this.objects].map(([key, object]) => [key, structuredClone(object)]));
+  }
+
+  /** The watch events arrived: reads show the store again. */
+  catchUpCache(): void {
+    this.cacheView = undefined;
+  }
+
   /** The object as stored, or undefined (a synchronous read for assertions). */
   peek<K extends ResourceKind>(
     kind: K,
@@ -113,14 +137,26 @@ export class InMemoryKubeObjects implements KubeObjects {
 
   async get<K extends ResourceKind>(kind: K, namespace: string | undefined, name: string) {
     this.fault('get');
-    return this.peek(kind, kind === 'QuarryConnection' ? undefined : namespace, name);
+    const cached = this.cached().get(keyOf(kind, kind === 'QuarryConnection' ? undefined : namespace, name));
+    return cached ? (structuredClone(cached) as AllResources[K]) : undefined;
   }
 
   async list<K extends ResourceKind>(kind: K): Promise<AllResources[K][]> {
     this.fault('list');
-    return [...this.objects.values()]
+    return [...this.cached().values()]
       .filter((o) => o.kind === kind)
       .map((o) => structuredClone(o) as AllResources[K]);
+  }
+
+  /** A scan of every object (the app answers from `NameIndex`; this fake has few objects). */
+  async claimants<K extends ClaimedKind>(kind: K, cr: ClaimedResources[K]): Promise<ClaimedResources[K][]> {
+    this.fault('claimants');
+    const name = claimedNameOf(kind, cr);
+    return [...this.cached().values()]
+      .filter((o) => o.kind === kind)
+      .map((o) => o as ClaimedResources[K])
+      .filter((o) => connectionOf(o) === connectionOf(cr) && claimedNameOf(kind, o) === name)
+      .map((o) => structuredClone(o));
   }
 
   async patchStatus<K extends ResourceKind>(
@@ -202,6 +238,10 @@ export class InMemoryKubeObjects implements KubeObjects {
   }
 
   // --- internals ---------------------------------------------------------------------------------
+
+  private cached(): Map<string, AnyResource> {
+    return this.cacheView ?? this.objects;
+  }
 
   private stored(kind: ResourceKind, namespace: string | undefined, name: string): AnyResource {
     const stored = this.objects.get(keyOf(kind, namespace, name));

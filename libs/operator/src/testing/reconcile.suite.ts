@@ -134,7 +134,7 @@ export function reconcileSuite(target: ReconcileTarget): void {
         w.apply('Dataset', name, spec({ retentionDays: 30, mapFields: ['attributes'] }));
 
         const result = await w.reconcile('Dataset', name);
-        expect(result).toEqual({ requeue: 'after', afterMs: RESYNC_MS });
+        expect(result).toEqual({ requeue: 'none' });
         expect(await w.api.getDataset(name)).toMatchObject({
           name,
           description: 'checkout logs',
@@ -245,7 +245,8 @@ export function reconcileSuite(target: ReconcileTarget): void {
         expect(w.condition('Dataset', name, 'Ready')?.message).toContain('otel:logs:v1');
         expect(w.calls.writes()).toEqual([]);
         expect(await w.api.getDataset(name)).toMatchObject({ kind: 'axiom:events:v1', created });
-        expect(result.requeue).toBe('after');
+        // No timed requeue: the connection's resync looks again (resync-scan.ts).
+        expect(result.requeue).toBe('none');
       });
 
       it('gives the younger of two CRs naming one dataset ResourceConflict, and its deletion spares the data', async () => {

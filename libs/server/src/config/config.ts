@@ -391,6 +391,54 @@ export const CONFIG_VARIABLES = {
     default: '3600000',
     help: 'Cluster: unreferenced block objects are deleted once older than this (uploads still being registered are younger).',
   },
+  QUARRY_ALERTING_ENABLED: {
+    schema: booleanVar,
+    default: 'true',
+    help: 'Run the monitor scheduler in this process (the standalone server and management nodes; in a cluster every management node runs it and each monitor interval is claimed by exactly one).',
+  },
+  QUARRY_ALERTING_TICK_MS: {
+    schema: int(100, 600_000),
+    default: '10000',
+    help: 'How often the monitor scheduler looks for monitors whose interval is due, in milliseconds.',
+  },
+  QUARRY_SMTP_URL: {
+    schema: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'must be smtp://[user:password@]host[:port] or smtps://...')
+      .optional(),
+    default: undefined,
+    help: 'SMTP server email notifiers send through (smtps:// for TLS from the start; STARTTLS is not used); unset = email notifiers are refused with 400.',
+  },
+  QUARRY_SMTP_FROM: {
+    schema: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'must be an email address'),
+    default: 'quarry@localhost',
+    help: 'Sender address of email notifications.',
+  },
+  QUARRY_NOTIFIER_ALLOW: {
+    schema: z.string().optional(),
+    default: undefined,
+    help: 'Comma-separated hosts notifiers may call (CIDRs, IP addresses, host names, *.suffix patterns); unset = any host not on the deny list.',
+  },
+  QUARRY_NOTIFIER_DENY: {
+    schema: z.string(),
+    default: '169.254.0.0/16,fe80::/10,0.0.0.0/32,metadata.google.internal',
+    help: 'Comma-separated hosts notifiers must never call (same forms as the allow list; checked against the resolved addresses too); the default keeps link-local and cloud metadata addresses out.',
+  },
+  QUARRY_NOTIFIER_TIMEOUT_MS: {
+    schema: int(100, 300_000),
+    default: '10000',
+    help: 'Timeout of one notification request (HTTP or SMTP), in milliseconds.',
+  },
+  QUARRY_NOTIFIER_ATTEMPTS: {
+    schema: int(1, 10),
+    default: '3',
+    help: 'Attempts per notification; network errors, timeouts, 429 and 5xx answers are retried with exponential backoff.',
+  },
+  QUARRY_NOTIFIER_BACKOFF_MS: {
+    schema: int(0, 600_000),
+    default: '1000',
+    help: 'Wait before the first retry of a notification, doubled for each further one, in milliseconds.',
+  },
   QUARRY_LOG_LEVEL: {
     schema: z.enum(['error', 'warn', 'log', 'debug', 'verbose']),
     default: 'log',
@@ -449,6 +497,17 @@ export interface QuarryConfig {
   region: string;
   homeRegion: string;
   regions: Record<string, string>;
+  /** The monitor scheduler (libs/alerting). */
+  alerting: { enabled: boolean; tickMs: number };
+  /** Outbound notifications: SMTP for email (undefined = not configured) and the HTTP guard rails. */
+  notifiers: {
+    smtp?: { url: string; from: string };
+    allow: string[];
+    deny: string[];
+    timeoutMs: number;
+    attempts: number;
+    backoffMs: number;
+  };
 }
 
 export interface KafkaConfig {
@@ -532,6 +591,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     region: values.QUARRY_REGION as string,
     homeRegion: (values.QUARRY_HOME_REGION as string | undefined) ?? (values.QUARRY_REGION as string),
     regions: (values.QUARRY_REGIONS as Record<string, string> | undefined) ?? {},
+    alerting: {
+      enabled: values.QUARRY_ALERTING_ENABLED as boolean,
+      tickMs: values.QUARRY_ALERTING_TICK_MS as number,
+    },
+    notifiers: {
+      smtp:
+        values.QUARRY_SMTP_URL === undefined
+          ? undefined
+          : { url: values.QUARRY_SMTP_URL as string, from: values.QUARRY_SMTP_FROM as string },
+      allow: listOf((values.QUARRY_NOTIFIER_ALLOW as string | undefined) ?? ''),
+      deny: listOf(values.QUARRY_NOTIFIER_DENY as string),
+      timeoutMs: values.QUARRY_NOTIFIER_TIMEOUT_MS as number,
+      attempts: values.QUARRY_NOTIFIER_ATTEMPTS as number,
+      backoffMs: values.QUARRY_NOTIFIER_BACKOFF_MS as number,
+    },
     nodeId: (values.QUARRY_NODE_ID as string | undefined) ?? `${os.hostname()}-${process.pid}`,
     orphanMinAgeMs: values.QUARRY_ORPHAN_MIN_AGE_MS as number,
     port: values.PORT as number,
@@ -562,6 +636,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     metricsMaxQuerySeries: values.QUARRY_METRICS_MAX_QUERY_SERIES as number,
     metricsMaxQueryCells: values.QUARRY_METRICS_MAX_QUERY_CELLS as number,
   };
+}
+
+function listOf(text: string): string[] {
+  return text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
 }
 
 function kafkaConfig(values: Record<string, unknown>, problems: string[]): KafkaConfig | undefined {

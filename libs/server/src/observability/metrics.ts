@@ -55,6 +55,19 @@ export class QuarryMetrics {
     registers: [this.registry],
   });
 
+  readonly monitorRuns = new Counter({
+    name: 'quarry_monitor_runs_total',
+    help: 'Monitor evaluations run by this node, by monitor type and outcome (ok or failed).',
+    labelNames: ['type', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly notificationDeliveries = new Counter({
+    name: 'quarry_notification_deliveries_total',
+    help: 'Alert notifications sent by this node, by notifier channel and outcome (delivered, failed after retries, refused).',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+
   constructor(storage: StorageRuntime) {
     collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
     const gauge = (name: string, help: string, read: () => number) =>
