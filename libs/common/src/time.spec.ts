@@ -1,4 +1,4 @@
-import { formatRfc3339, parseRfc3339, parseTimeBound } from './time';
+import { formatRfc3339, parseGoDurationMs, parseRfc3339, parseTimeBound } from './time';
 
 describe('time', () => {
   it('parses RFC 3339 forms to epoch ms', () => {
@@ -26,4 +26,21 @@ describe('time', () => {
     expect(parseTimeBound('now+30m', now)).toBe(now + 1_800_000);
     expect(parseTimeBound('yesterday', now)).toBeNull();
   });
+});
+
+describe('parseGoDurationMs', () => {
+  it.each([
+    ['1h', 3_600_000],
+    ['1h0m0s', 3_600_000],
+    ['90m', 5_400_000],
+    ['1.5h', 5_400_000],
+    ['.5s', 500],
+    ['250ms', 250],
+    ['1m30s', 90_000],
+    ['2us', 0.002],
+  ])('reads %s', (text, ms) => expect(parseGoDurationMs(text)).toBeCloseTo(ms, 9));
+
+  it.each(['', '1', 'h', '1d', '-1h', '1h ', ' 1h', '1hx', '1 h'])('refuses %j', (text) =>
+    expect(parseGoDurationMs(text)).toBeNull(),
+  );
 });

@@ -107,3 +107,33 @@ export const systemClock: Clock = { nowMs: () => Date.now() };
 export function fixedClock(ms: number): Clock {
   return { nowMs: () => ms };
 }
+
+/** Go's duration units (`time.ParseDuration`), in milliseconds. */
+const GO_DURATION_UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+const GO_DURATION_PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+
+/**
+ * A Go duration as clients send them (`1h`, `1h0m0s`, `90m`, `1.5h`, `250ms`) in milliseconds, or null
+ * when the text is not one (no sign: callers that take durations take positive ones).
+ */
+export function parseGoDurationMs(text: string): number | null {
+  let total = 0;
+  let parts = 0;
+  GO_DURATION_PART.lastIndex = 0;
+  while (GO_DURATION_PART.lastIndex < text.length) {
+    const at = GO_DURATION_PART.lastIndex;
+    const match = GO_DURATION_PART.exec(text);
+    if (!match || match.index !== at) return null;
+    total += Number(match[1]) * GO_DURATION_UNIT_MS[match[2]];
+    parts++;
+  }
+  return parts === 0 ? null : total;
+}

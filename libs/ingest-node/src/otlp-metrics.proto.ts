@@ -3,6 +3,8 @@
  * resource/v1), with the official field numbers, flattened into one package. Kept as text so the built
  * server needs no .proto file next to it; protobufjs parses it once at start.
  */
+import { OTLP_COMMON_MESSAGES } from './otlp-common.proto';
+
 export const OTLP_METRICS_PROTO = `
 syntax = "proto3";
 package quarry.otlp;
@@ -11,27 +13,7 @@ message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics 
 message ExportMetricsServiceResponse { ExportMetricsPartialSuccess partial_success = 1; }
 message ExportMetricsPartialSuccess { int64 rejected_data_points = 1; string error_message = 2; }
 
-message AnyValue {
-  oneof value {
-    string string_value = 1;
-    bool bool_value = 2;
-    int64 int_value = 3;
-    double double_value = 4;
-    ArrayValue array_value = 5;
-    KeyValueList kvlist_value = 6;
-    bytes bytes_value = 7;
-  }
-}
-message ArrayValue { repeated AnyValue values = 1; }
-message KeyValueList { repeated KeyValue values = 1; }
-message KeyValue { string key = 1; AnyValue value = 2; }
-message InstrumentationScope {
-  string name = 1;
-  string version = 2;
-  repeated KeyValue attributes = 3;
-  uint32 dropped_attributes_count = 4;
-}
-message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
+${OTLP_COMMON_MESSAGES}
 
 message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; string schema_url = 3; }
 message ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; string schema_url = 3; }

@@ -4,6 +4,8 @@
  * Enums (span kind, status code, severity number) are declared as int32: the wire encoding is the same
  * varint, and the converters read numbers. Kept as text like `otlp-metrics.proto.ts`.
  */
+import { OTLP_COMMON_MESSAGES } from './otlp-common.proto';
+
 export const OTLP_TRACES_LOGS_PROTO = `
 syntax = "proto3";
 package quarry.otlp.signals;
@@ -16,27 +18,7 @@ message ExportLogsServiceRequest { repeated ResourceLogs resource_logs = 1; }
 message ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1; }
 message ExportLogsPartialSuccess { int64 rejected_log_records = 1; string error_message = 2; }
 
-message AnyValue {
-  oneof value {
-    string string_value = 1;
-    bool bool_value = 2;
-    int64 int_value = 3;
-    double double_value = 4;
-    ArrayValue array_value = 5;
-    KeyValueList kvlist_value = 6;
-    bytes bytes_value = 7;
-  }
-}
-message ArrayValue { repeated AnyValue values = 1; }
-message KeyValueList { repeated KeyValue values = 1; }
-message KeyValue { string key = 1; AnyValue value = 2; }
-message InstrumentationScope {
-  string name = 1;
-  string version = 2;
-  repeated KeyValue attributes = 3;
-  uint32 dropped_attributes_count = 4;
-}
-message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
+${OTLP_COMMON_MESSAGES}
 
 message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; string schema_url = 3; }
 message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; string schema_url = 3; }

@@ -1,4 +1,4 @@
-import { invalid } from '@quarry/common';
+import { invalid, parseGoDurationMs } from '@quarry/common';
 
 /**
  * The legacy structured query of `POST /v1/datasets/{dataset}/query` (api.md §4.2, v1.json
@@ -178,16 +178,6 @@ function parseLimit(value: unknown): number | undefined {
   return value;
 }
 
-const DURATION_UNITS_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
 /**
  * `auto` (also empty, as Go sends for 0), a Go duration (`1m0s`, `30s`, `1h30m`) or a number of seconds
  * (`"60"`, `60`: the spec says "in seconds").
@@ -197,11 +187,8 @@ export function parseResolution(value: unknown): 'auto' | number {
   if (typeof value === 'number' && value > 0) return value * 1000;
   if (typeof value === 'string') {
     if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-    const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-    if (parts.length > 0 && parts.map((p) => p[0]).join('') === value) {
-      const ms = parts.reduce((sum, p) => sum + Number(p[1]) * DURATION_UNITS_MS[p[2]], 0);
-      if (ms >= 1) return Math.round(ms);
-    }
+    const ms = parseGoDurationMs(value);
+    if (ms !== null && ms >= 1) return Math.round(ms);
   }
   return bad(
     'resolution',
