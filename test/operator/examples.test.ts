@@ -25,7 +25,7 @@ import { CrdAdmission } from '@quarry/k8s-api/testing';
 import { eventually, type FakeApiServer } from '@quarry/k8s-kit/testing';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { kubectlApply, readManifests, type ApplyOutcome, type Manifest } from './kubectl-apply';
-import { PRIVATE_CA_PEM, startPrivateCaProxy, type TlsProxy } from './private-ca-proxy';
+import { privateCaPem, startPrivateCaProxy, type Proxy } from './proxies';
 import {
   conditionOf,
   kubeClient,
@@ -66,7 +66,7 @@ describe('kubectl apply -f crds/examples/ (fake Kubernetes API, operator process
   let operator: OperatorProcess;
   let admission: CrdAdmission;
   let outcomes: ApplyOutcome[];
-  let tlsProxy: TlsProxy;
+  let tlsProxy: Proxy;
   /** Each connection's URL as applied (what token Secrets carry). */
   let connectionUrls: Record<string, string>;
   const manifests = readManifests(EXAMPLES_DIR);
@@ -148,7 +148,7 @@ describe('kubectl apply -f crds/examples/ (fake Kubernetes API, operator process
       const here = adapted[object.metadata.name];
       if (!here) throw new Error(`${file}: no test endpoint for QuarryConnection ${object.metadata.name}`);
       await writeSecret(spec.credentialsSecretRef, 'token', here.credential);
-      if (spec.tls?.caSecretRef) await writeSecret(spec.tls.caSecretRef, 'ca.crt', PRIVATE_CA_PEM);
+      if (spec.tls?.caSecretRef) await writeSecret(spec.tls.caSecretRef, 'ca.crt', privateCaPem());
       const orgId = here.orgId ? { orgId: here.orgId } : {};
       applied.push({ file, object: { ...object, spec: { ...spec, url: here.url, ...orgId } } });
     }
@@ -331,7 +331,7 @@ describe('kubectl apply -f crds/examples/ (fake Kubernetes API, operator process
   /** A request with a token Secret: to the URL it names, trusting the private CA (as a pod given it would). */
   const withSecret = async (namespace: string, name: string) => {
     const data = decoded((await secretOf(namespace, name)).data);
-    const dispatcher = new Agent({ connect: { ca: PRIVATE_CA_PEM } });
+    const dispatcher = new Agent({ connect: { ca: privateCaPem() } });
     return async (method: string, urlPath: string, body?: unknown) => {
       const response = await undiciFetch(`${data.url}${urlPath}`, {
         method,

@@ -13,7 +13,7 @@ import { buildAllCrds } from '@quarry/k8s-api';
 import { CrdAdmission } from '@quarry/k8s-api/testing';
 import { eventually, type FakeApiServer } from '@quarry/k8s-kit/testing';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { startCountingProxy, type CountingProxy } from './counting-proxy';
+import { startCountingProxy, type CountingProxy } from './proxies';
 import {
   GROUP,
   conditionOf,
