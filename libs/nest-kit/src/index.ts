@@ -4,3 +4,7 @@ export * from './trace-id';
 export * from './raw-body';
 export * from './quarry-logger';
 export * from './disconnect-signal';
+export * from './admission-config';
+export * from './admission';
+export * from './rate-limit';
+export * from './slow-client';

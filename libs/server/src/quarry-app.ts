@@ -3,7 +3,16 @@ import { Logger, Module, type DynamicModule, type Provider, type Type } from '@n
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastify from 'fastify';
-import { QuarryErrorFilter, QuarryLogger, registerRawBodyParser } from '@quarry/nest-kit';
+import {
+  Admission,
+  loadAdmissionLimits,
+  QuarryErrorFilter,
+  QuarryLogger,
+  registerAdmission,
+  registerRawBodyParser,
+  slowClientServerFactory,
+  type AdmissionLimits,
+} from '@quarry/nest-kit';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthService } from './auth/auth.service';
 import { bootstrapIdentity, type BootstrapResult } from './auth/bootstrap';
@@ -30,7 +39,12 @@ export type RoleModules = Partial<Record<Exclude<Role, 'compactor'>, RoleModule>
 
 @Module({})
 class QuarryModule {
-  static forRoles(config: QuarryConfig, storage: StorageRuntime, modules: RoleModules): DynamicModule {
+  static forRoles(
+    config: QuarryConfig,
+    storage: StorageRuntime,
+    modules: RoleModules,
+    admission: Admission,
+  ): DynamicModule {
     const roles: RoleModule[] = [];
     for (const role of config.roles) {
       if (role === 'compactor') continue;
@@ -47,7 +61,7 @@ class QuarryModule {
       providers: [
         { provide: QUARRY_CONFIG, useValue: config },
         { provide: STORAGE_RUNTIME, useValue: storage },
-        { provide: QuarryMetrics, useValue: new QuarryMetrics(storage) },
+        { provide: QuarryMetrics, useValue: new QuarryMetrics(storage, admission) },
         AuthService,
         // Query and management read virtual fields; shared when both run in one process.
         VirtualFieldCache,
@@ -68,7 +82,13 @@ export interface QuarryApp {
 }
 
 /** Opens storage, bootstraps identity, replays the log and starts serving HTTP. */
-export async function startQuarry(config: QuarryConfig, modules: RoleModules): Promise<QuarryApp> {
+export async function startQuarry(
+  config: QuarryConfig,
+  modules: RoleModules,
+  options: { admission?: Partial<AdmissionLimits> } = {},
+): Promise<QuarryApp> {
+  // Overload limits (libs/nest-kit/src/admission-config.ts): read before anything opens, so a bad one fails fast.
+  const admission = new Admission({ ...loadAdmissionLimits(process.env), ...options.admission });
   const logger = new QuarryLogger(levelsFrom(config.logLevel));
   Logger.overrideLogger(logger);
   const storage = await StorageRuntime.open(config);
@@ -81,11 +101,16 @@ export async function startQuarry(config: QuarryConfig, modules: RoleModules): P
   }
   // The raw-body parser must be in place before Nest registers routes: Fastify copies parsers into each
   // encapsulation context when it is created, so a parser added later never reaches the routes.
-  const instance = fastify({ bodyLimit: config.maxBodyBytes, routerOptions: { maxParamLength: 1024 } });
+  const instance = fastify({
+    bodyLimit: config.maxBodyBytes,
+    routerOptions: { maxParamLength: 1024 },
+    serverFactory: slowClientServerFactory(admission.limits),
+  });
   registerRawBodyParser(instance, config.maxBodyBytes);
+  registerAdmission(instance, admission);
   const adapter = new FastifyAdapter(instance);
   const app = await NestFactory.create<NestFastifyApplication>(
-    QuarryModule.forRoles(config, storage, modules),
+    QuarryModule.forRoles(config, storage, modules, admission),
     adapter,
     {
       logger,

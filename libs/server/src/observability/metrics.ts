@@ -1,4 +1,6 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Admission } from '@quarry/nest-kit';
 import type { StorageRuntime } from '../storage/storage-runtime';
 
 /**
@@ -68,8 +70,64 @@ export class QuarryMetrics {
     registers: [this.registry],
   });
 
-  constructor(storage: StorageRuntime) {
+  readonly admissionRejections = new Counter({
+    name: 'quarry_admission_rejections_total',
+    help: 'Requests refused before they were applied, by reason (ingest_inflight_bytes, query_queue_full, query_queue_timeout: 503; rate_limit, ingest_quota: 429).',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
+  /**
+   * Event-loop delay since the previous scrape (perf_hooks.monitorEventLoopDelay, 10 ms resolution): a
+   * busy loop delays every request on the node, so this is the first thing to read when latency climbs.
+   */
+  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+
+  constructor(storage: StorageRuntime, admission?: Admission) {
     collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
+    this.loopDelay.enable();
+    const loopDelay = this.loopDelay;
+    new Gauge({
+      name: 'quarry_event_loop_lag_seconds',
+      help: 'Event-loop delay over the interval since the previous scrape, by quantile (0.5, 0.99, 1 = max).',
+      labelNames: ['quantile'],
+      registers: [this.registry],
+      collect() {
+        // An empty interval reports NaN/huge sentinel values: report 0 instead.
+        const seconds = (ns: number) => (Number.isFinite(ns) && loopDelay.count > 0 ? ns / 1e9 : 0);
+        this.set({ quantile: '0.5' }, seconds(loopDelay.percentile(50)));
+        this.set({ quantile: '0.99' }, seconds(loopDelay.percentile(99)));
+        this.set({ quantile: '1' }, seconds(loopDelay.max));
+        loopDelay.reset();
+      },
+    });
+    if (admission) {
+      admission.onRejected = (reason) => this.admissionRejections.inc({ reason });
+      const admissionGauge = (name: string, help: string, read: () => number) =>
+        new Gauge({
+          name,
+          help,
+          registers: [this.registry],
+          collect() {
+            this.set(read());
+          },
+        });
+      admissionGauge(
+        'quarry_ingest_inflight_bytes',
+        'Request body bytes ingest holds right now (bounded by QUARRY_INGEST_MAX_INFLIGHT_BYTES).',
+        () => admission.ingestInflightBytes,
+      );
+      admissionGauge(
+        'quarry_queries_running',
+        'Queries running right now (bounded by QUARRY_QUERY_MAX_CONCURRENT).',
+        () => admission.queriesRunning,
+      );
+      admissionGauge(
+        'quarry_queries_queued',
+        'Queries waiting for a slot (bounded by QUARRY_QUERY_MAX_QUEUED).',
+        () => admission.queriesQueued,
+      );
+    }
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
