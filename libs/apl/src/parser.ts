@@ -3,7 +3,7 @@
  * with a code and a span (HTTP 400). Precedence (high → low): postfix (`.`, `[]`, calls), unary, `* / %`,
  * `+ -`, comparisons and string operators (non-associative), `and`, `or`.
  */
-import { parseRfc3339, type SourceSpan } from '@quarry/common';
+import { parseKustoDatetime, type SourceSpan } from '@quarry/common';
 import type {
   AplType,
   MvExpandItem,
@@ -1525,7 +1525,7 @@ class Parser {
     if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
       raw = raw.slice(1, -1);
     if (raw === 'null') return { kind: 'literal', type: 'datetime', value: null, span };
-    const ms = parseRfc3339(raw);
+    const ms = parseKustoDatetime(raw);
     if (ms === null) throw aplError('apl_invalid_datetime', { text: raw }, span);
     return { kind: 'literal', type: 'datetime', value: ms, span };
   }

@@ -1,4 +1,5 @@
 export * from './errors';
 export * from './time';
+export * from './kusto-datetime';
 export * from './ids';
 export { ByteLru } from './byte-lru';

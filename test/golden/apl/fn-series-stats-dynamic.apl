@@ -1,2 +1,2 @@
-// expect: the same statistics as a bag: [1, 3] -> min 1 at 0, max 3 at 1, avg 2, variance 2, stdev sqrt 2 -> [{"min":1,"min_idx":0,"max":3,"max_idx":1,"avg":2,"variance":2,"stdev":1.4142135623730951}]
+// expect: the same statistics as a bag, with Kusto's keys and order (series-stats-dynamic-function: min, min_idx, max, max_idx, avg, stdev, variance, sum, len): [1, 3] -> min 1 at 0, max 3 at 1, avg 2, stdev sqrt 2, variance 2, sum 4, len 2 -> [{"min":1,"min_idx":0,"max":3,"max_idx":1,"avg":2,"stdev":1.4142135623730951,"variance":2,"sum":4,"len":2}]
 print d = series_stats_dynamic(dynamic([1, 3]))

@@ -128,7 +128,13 @@ export const DATETIME_FUNCTIONS: Record<string, ScalarImpl> = {
     if (unit === 'week') return Math.floor((startOf('week', t1, 0) - startOf('week', t2, 0)) / UNIT_MS.week);
     const size = UNIT_MS[unit];
     if (size === undefined) return null;
-    return Math.floor(t1 / size) - Math.floor(t2 / size);
+    // Whole microseconds (Quarry's precision), so sub-millisecond units carry no float noise: 0.1009 ms
+    // and 0.1008 ms are 100 µs apart, not 98. A nanosecond difference is the microsecond one × 1000.
+    const us1 = Math.round(t1 * 1000);
+    const us2 = Math.round(t2 * 1000);
+    if (unit === 'nanosecond') return (us1 - us2) * 1000;
+    const usPerUnit = Math.round(size * 1000);
+    return Math.floor(us1 / usPerUnit) - Math.floor(us2 / usPerUnit);
   },
   datetime_part: ([p, v], kinds) => {
     const t = datetimeOf(v, kinds[1]);

@@ -1,12 +1,5 @@
 import { isNullish, str, toDynamic, type ScalarImpl } from './scalar-impl';
 
-function compareDyn(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = typeof a === 'string' ? a : JSON.stringify(a);
-  const y = typeof b === 'string' ? b : JSON.stringify(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
 function keyOf(v: unknown): string {
   return typeof v === 'string' ? 's' + v : 'j' + JSON.stringify(v);
 }
@@ -81,8 +74,8 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   },
   array_concat: (args) => (args.every(Array.isArray) ? (args as unknown[][]).flat(1) : null),
   array_reverse: ([v]) => (Array.isArray(v) ? [...v].reverse() : null),
-  array_sort_asc: ([v]) => (Array.isArray(v) ? [...v].sort(compareDyn) : []),
-  array_sort_desc: ([v]) => (Array.isArray(v) ? [...v].sort((a, b) => compareDyn(b, a)) : []),
+  array_sort_asc: (args) => arraySort(args, 1),
+  array_sort_desc: (args) => arraySort(args, -1),
   array_sum: ([v]) => {
     if (!Array.isArray(v) || v.length === 0) return null;
     let s = 0;
@@ -112,8 +105,79 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   },
   set_has_element: ([v, x]) => (Array.isArray(v) ? v.some((e) => keyOf(e) === keyOf(x)) : null),
   bag_keys: ([v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null),
-  bag_has_key: ([v, k]) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.prototype.hasOwnProperty.call(v, String(k))
-      : null,
+  bag_has_key: ([v, k]) => bagHasKey(v, k),
 };
+
+/** Kusto's order of element kinds in a sorted array: numbers (and datetimes, timespans), strings, the rest. */
+function kindRank(v: unknown): number {
+  if (typeof v === 'number') return 0;
+  if (typeof v === 'string') return 1;
+  return 2;
+}
+
+function compareSortable(a: unknown, b: unknown): number {
+  const ra = kindRank(a);
+  const rb = kindRank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 0) return (a as number) - (b as number);
+  const x = ra === 1 ? (a as string) : JSON.stringify(a);
+  const y = ra === 1 ? (b as string) : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * `array_sort_asc/desc(a1 [, a2, …] [, nulls_last])` (Kusto): sorts a1 (stable), orders the other arrays
+ * to match (null for one whose length differs), nulls last unless `nulls_last` is false. One array gives
+ * the sorted array; several give the array of sorted arrays (`array_sort_asc(t, c)[1]`).
+ */
+function arraySort(args: unknown[], dir: 1 | -1): unknown {
+  let arrays = args;
+  let nullsLast = true;
+  if (args.length > 1 && typeof args[args.length - 1] === 'boolean') {
+    nullsLast = args[args.length - 1] as boolean;
+    arrays = args.slice(0, -1);
+  }
+  const first = arrays[0];
+  if (!Array.isArray(first)) return arrays.length > 1 ? arrays.map(() => null) : [];
+  const order = first.map((_, i) => i);
+  order.sort((i, j) => {
+    const a = first[i];
+    const b = first[j];
+    const an = isNullish(a);
+    const bn = isNullish(b);
+    if (an || bn) return an === bn ? 0 : an === nullsLast ? 1 : -1;
+    return dir * compareSortable(a, b);
+  });
+  const sorted = arrays.map((a) =>
+    Array.isArray(a) && a.length === first.length ? order.map((i) => a[i] ?? null) : null,
+  );
+  return arrays.length === 1 ? sorted[0] : sorted;
+}
+
+/** `bag_has_key(bag, key)`; a key starting with `$` is a JSONPath of keys (`$.key2.prop1`, no indexes). */
+function bagHasKey(v: unknown, k: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const key = String(k);
+  const steps = key.startsWith('$') ? jsonPathKeys(key) : [key];
+  if (steps === null) return false;
+  let cur: unknown = v;
+  for (const step of steps) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return false;
+    if (!Object.prototype.hasOwnProperty.call(cur, step)) return false;
+    cur = (cur as Record<string, unknown>)[step];
+  }
+  return true;
+}
+
+/** The keys of a JSONPath made of `.key` and `['key']` steps; null for anything else (indexes, wildcards). */
+function jsonPathKeys(path: string): string[] | null {
+  const keys: string[] = [];
+  const re = /\.([A-Za-z_$@][\w$@-]*)|\[\s*(['"])(.*?)\2\s*\]/y;
+  re.lastIndex = 1;
+  while (re.lastIndex < path.length) {
+    const m = re.exec(path);
+    if (!m) return null;
+    keys.push(m[1] ?? m[3]);
+  }
+  return keys.length ? keys : null;
+}

@@ -5,7 +5,7 @@
 import { QuarryError } from '@quarry/common';
 import type { ColumnKind } from '@quarry/contracts';
 import { formatTimespan } from '../columns';
-import { parseIpv4 } from './hash-ip';
+import { formatIpv4, ipv4HasPrefix, ipv4sIn, ipv4WithMask, isIpv4Prefix, parseIpv4 } from './hash-ip';
 import { compareIp6, ip6InRange, parseIp6 } from './ip6';
 import { isNullish, num, str, toDynamic, type ScalarImpl } from './scalar-impl';
 
@@ -57,7 +57,12 @@ function range(args: unknown[], kinds: ColumnKind[]): unknown {
 function arrayIff([conds, a, b]: unknown[]): unknown {
   if (!Array.isArray(conds)) return null;
   const pick = (x: unknown, i: number) => (Array.isArray(x) ? (x[i] ?? null) : (x ?? null));
-  return conds.map((c, i) => (c === true ? pick(a, i) : c === false ? pick(b, i) : null));
+  // Kusto: a numeric condition is true when not 0; any other non-boolean condition gives null.
+  const truth = (c: unknown) => (typeof c === 'boolean' ? c : typeof c === 'number' ? c !== 0 : null);
+  return conds.map((c, i) => {
+    const t = truth(c);
+    return t === null ? null : t ? pick(a, i) : pick(b, i);
+  });
 }
 
 type PathStep = { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'all' };
@@ -162,45 +167,6 @@ function formatUrl([bag]: unknown[]): unknown {
   return out;
 }
 
-/** An IPv4 address (text `a.b.c.d[/n]` or a long) with its prefix, masked to `prefix` bits. */
-function ipv4WithMask(ip: unknown, kind: ColumnKind, prefix: unknown): { ip: number; bits: number } | null {
-  let value: number | null;
-  let bits = 32;
-  if (typeof ip === 'number' && kind !== 'string')
-    value = ip >= 0 && ip <= 0xffffffff ? Math.trunc(ip) : null;
-  else {
-    const s = str(ip, kind);
-    if (s === null) return null;
-    const [addr, suffix] = s.trim().split('/');
-    value = parseIpv4(addr);
-    if (suffix !== undefined) {
-      const n = Number(suffix);
-      if (!Number.isInteger(n) || n < 0 || n > 32) return null;
-      bits = n;
-    }
-  }
-  if (value === null) return null;
-  if (prefix !== undefined) {
-    if (typeof prefix !== 'number' || !Number.isInteger(prefix) || prefix < 0 || prefix > 32) return null;
-    bits = Math.min(bits, prefix);
-  }
-  const size = 2 ** (32 - bits);
-  return { ip: Math.floor(value / size) * size, bits };
-}
-
-function formatIpv4(n: number): string {
-  return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
-}
-
-/** IPv4 addresses written in text (not part of a longer dotted/number run). */
-function ipv4sIn(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])/g)) {
-    if (parseIpv4(m[0]) !== null) out.push(m[0]);
-  }
-  return out;
-}
-
 /** List arguments: several values and/or dynamic arrays, flattened, as strings. */
 function listOf(args: unknown[]): string[] {
   return args
@@ -269,21 +235,23 @@ export const MORE_RARE_FUNCTIONS: Record<string, ScalarImpl> = {
   format_url: formatUrl,
   parse_ipv4_mask: ([ip, prefix], kinds) => ipv4WithMask(ip, kinds[0], prefix)?.ip ?? null,
   format_ipv4_mask: ([ip, prefix], kinds) => {
+    // Kusto: an address that cannot be read, or a prefix outside 0–32, formats as "".
     const m = ipv4WithMask(ip, kinds[0], prefix);
-    return m === null ? null : `${formatIpv4(m.ip)}/${m.bits}`;
+    if (m === undefined) return null;
+    return m === null ? '' : `${formatIpv4(m.ip)}/${m.bits}`;
   },
   has_any_ipv4: (args, kinds) => {
     const text = str(args[0], kinds[0]);
     if (text === null) return null;
-    const wanted = new Set(listOf(args.slice(1)));
+    // Only valid addresses are looked for (Kusto: "127.0.0.256" is never found).
+    const wanted = new Set(listOf(args.slice(1)).filter((ip) => parseIpv4(ip) !== null));
     return ipv4sIn(text).some((ip) => wanted.has(ip));
   },
   has_any_ipv4_prefix: (args, kinds) => {
     const text = str(args[0], kinds[0]);
     if (text === null) return null;
-    // A prefix is whole octets: "10.1." or "10.1" both match 10.1.x.y, never 10.10.x.y.
-    const prefixes = listOf(args.slice(1)).map((p) => (p.endsWith('.') ? p : p + '.'));
-    return ipv4sIn(text).some((ip) => prefixes.some((p) => ip.startsWith(p)));
+    const prefixes = listOf(args.slice(1)).filter(isIpv4Prefix);
+    return ipv4sIn(text).some((ip) => prefixes.some((p) => ipv4HasPrefix(ip, p)));
   },
   ipv6_compare: ([a, b, prefix], kinds) => {
     const x = parseIp6(str(a, kinds[0]));

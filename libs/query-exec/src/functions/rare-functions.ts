@@ -1,6 +1,14 @@
 /** Less common string, parsing, array and IP functions (apl.md §9, RARE tier). */
 import { compileRegex } from '../regex';
-import { parseIpv4 } from './hash-ip';
+import {
+  ipv4HasPrefix,
+  ipv4sIn,
+  isIpv4Prefix,
+  maskIpv4,
+  parseIpv4,
+  parseIpv4Prefixed,
+  prefixArgument,
+} from './hash-ip';
 import { isNullish, num, str, type ScalarImpl } from './scalar-impl';
 
 const BYTE_UNITS = ['', 'K', 'M', 'G', 'T', 'P', 'E'];
@@ -41,6 +49,8 @@ function parseCsvRecord(s: string): string[] {
       } else if (c === '"') quoted = false;
       else cur += c;
     } else if (c === '"') quoted = true;
+    else if (c === '\n' || c === '\r')
+      break; // Kusto: only the first record is taken
     else if (c === ',') {
       out.push(cur);
       cur = '';
@@ -48,6 +58,42 @@ function parseCsvRecord(s: string): string[] {
   }
   out.push(cur);
   return out;
+}
+
+/**
+ * `parse_path` (Kusto): Scheme (`file://`), RootPath (a drive `C:`), DirectoryPath, DirectoryName,
+ * Filename, Extension and AlternateDataStreamName (`file.txt:some.exe`); both slashes separate.
+ */
+function parsePath(path: string): Record<string, string> {
+  let rest = path;
+  let scheme = '';
+  const sm = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(rest);
+  if (sm) {
+    scheme = sm[1];
+    rest = rest.slice(sm[0].length);
+  }
+  if (rest.startsWith('\\\\?\\')) rest = rest.slice(4); // long path prefix \\?\
+  const root = /^[A-Za-z]:/.exec(rest)?.[0] ?? '';
+  const idx = Math.max(rest.lastIndexOf('/'), rest.lastIndexOf('\\'));
+  let filename = idx >= 0 ? rest.slice(idx + 1) : rest;
+  const dir = idx >= 0 ? rest.slice(0, idx) : '';
+  let stream = '';
+  const colon = filename.indexOf(':');
+  if (colon >= 0 && !(idx < 0 && colon === 1)) {
+    stream = filename.slice(colon + 1);
+    filename = filename.slice(0, colon);
+  }
+  const dot = filename.lastIndexOf('.');
+  const dirName = dir.slice(Math.max(dir.lastIndexOf('/'), dir.lastIndexOf('\\')) + 1);
+  return {
+    Scheme: scheme,
+    RootPath: root,
+    DirectoryPath: dir,
+    DirectoryName: dirName,
+    Filename: filename,
+    Extension: dot > 0 ? filename.slice(dot + 1) : '',
+    AlternateDataStreamName: stream,
+  };
 }
 
 function rotate(a: unknown, n: unknown, dir: 1 | -1): unknown {
@@ -80,22 +126,7 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
   },
   parse_path: ([v], [k]) => {
     const s = str(v, k);
-    if (s === null) return null;
-    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(s)?.[1] ?? '';
-    const sep = s.includes('\\') && !s.includes('/') ? '\\' : '/';
-    const idx = s.lastIndexOf(sep);
-    const filename = idx >= 0 ? s.slice(idx + 1) : s;
-    const dir = idx >= 0 ? s.slice(0, idx) : '';
-    const dot = filename.lastIndexOf('.');
-    return {
-      Scheme: scheme,
-      RootPath: '',
-      DirectoryPath: dir,
-      DirectoryName: dir.slice(dir.lastIndexOf(sep) + 1),
-      Filename: filename,
-      Extension: dot > 0 ? filename.slice(dot + 1) : '',
-      AlternateDataStreamName: '',
-    };
+    return s === null ? null : parsePath(s);
   },
   translate: ([from, to, v], kinds) => {
     const s = str(v, kinds[2]);
@@ -154,8 +185,13 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = str(v, k);
     return s === null ? null : [...s].map((c) => c.codePointAt(0));
   },
-  unicode_codepoints_to_string: ([v]) =>
-    Array.isArray(v) ? String.fromCodePoint(...v.filter((x): x is number => typeof x === 'number')) : null,
+  unicode_codepoints_to_string: (args) => {
+    // Kusto: any number of code points and/or arrays of them; an invalid code point gives null.
+    const points = args.flatMap((a) => (Array.isArray(a) ? a : [a]));
+    if (!points.every((p) => typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 0x10ffff))
+      return null;
+    return String.fromCodePoint(...(points as number[]));
+  },
   parse_bytes: ([v, base], kinds) => {
     const s = str(v, kinds[0]);
     if (s === null) return null;
@@ -168,15 +204,16 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
     const n = num(v, kinds[0]);
     if (n === null) return null;
     const b = base === 10 ? 1000 : 1024;
-    let i =
-      typeof unit === 'string' && unit
-        ? Math.max(0, BYTE_UNITS.indexOf(unit.toUpperCase().replace(/B$/, '')))
-        : 0;
-    if (!(typeof unit === 'string' && unit))
+    // Units: `Bytes`, `KB`…`EB` (Kusto; also `KiB`… and `B`); auto-selected when absent or empty.
+    const u = typeof unit === 'string' ? unit.trim().toUpperCase() : '';
+    let i = u === '' ? -1 : u === 'BYTES' || u === 'B' ? 0 : BYTE_UNITS.indexOf(u.replace(/I?B$/, ''));
+    if (i < 0) {
+      i = 0;
       while (i < BYTE_UNITS.length - 1 && Math.abs(n) >= Math.pow(b, i + 1)) i++;
-    const p = typeof precision === 'number' ? precision : 0;
+    }
+    const p = typeof precision === 'number' ? Math.max(0, Math.trunc(precision)) : 0;
     const value = n / Math.pow(b, i);
-    return `${Number(value.toFixed(p))} ${BYTE_UNITS[i]}B`;
+    return `${Number(value.toFixed(p))} ${i === 0 ? 'Bytes' : BYTE_UNITS[i] + 'B'}`;
   },
   array_rotate_left: ([a, n]) => rotate(a, n, 1),
   array_rotate_right: ([a, n]) => rotate(a, n, -1),
@@ -205,37 +242,33 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
     return out;
   },
   ipv4_compare: ([a, b, prefix], kinds) => {
-    const x = parseIpv4(str(a, kinds[0]));
-    const y = parseIpv4(str(b, kinds[1]));
-    if (x === null || y === null) return null;
-    const bits = typeof prefix === 'number' ? prefix : 32;
-    const size = 2 ** (32 - bits);
-    const px = Math.floor(x / size);
-    const py = Math.floor(y / size);
+    // The combined prefix: the smallest of both texts' IP-prefixes and the argument (Kusto).
+    const x = parseIpv4Prefixed(str(a, kinds[0]));
+    const y = parseIpv4Prefixed(str(b, kinds[1]));
+    const arg = isNullish(prefix) ? undefined : prefixArgument(prefix, 32);
+    if (x === null || y === null || arg === null) return null;
+    const bits = Math.min(x.bits, y.bits, arg ?? 32);
+    const px = maskIpv4(x.ip, bits);
+    const py = maskIpv4(y.ip, bits);
     return px < py ? -1 : px > py ? 1 : 0;
   },
   ipv4_is_match: (args, kinds) => {
     const r = RARE_FUNCTIONS.ipv4_compare(args, kinds);
     return r === null ? null : r === 0;
   },
-  ipv4_netmask_suffix: ([v], [k]) => {
-    const s = str(v, k);
-    if (s === null) return null;
-    const [ip, bits] = s.split('/');
-    if (parseIpv4(ip) === null) return null;
-    const n = bits === undefined ? 32 : Number(bits);
-    return Number.isInteger(n) && n >= 0 && n <= 32 ? n : null;
-  },
+  ipv4_netmask_suffix: ([v], [k]) => parseIpv4Prefixed(str(v, k))?.bits ?? null,
   has_ipv4: ([text, ip], kinds) => {
     const s = str(text, kinds[0]);
     const target = str(ip, kinds[1]);
     if (s === null || target === null) return null;
-    return (s.match(/\d{1,3}(?:\.\d{1,3}){3}/g) ?? []).some((m) => m === target);
+    if (parseIpv4(target) === null) return false;
+    return ipv4sIn(s).some((m) => m === target);
   },
   has_ipv4_prefix: ([text, prefix], kinds) => {
     const s = str(text, kinds[0]);
     const p = str(prefix, kinds[1]);
     if (s === null || p === null) return null;
-    return (s.match(/\d{1,3}(?:\.\d{1,3}){3}/g) ?? []).some((m) => m.startsWith(p));
+    if (!isIpv4Prefix(p)) return false;
+    return ipv4sIn(s).some((m) => ipv4HasPrefix(m, p));
   },
 };

@@ -1,5 +1,5 @@
 import type { ColumnKind } from '@quarry/contracts';
-import { formatRfc3339, parseRfc3339 } from '@quarry/common';
+import { formatRfc3339, parseKustoDatetime } from '@quarry/common';
 import { formatTimespan, valueToString } from '../columns';
 
 /**
@@ -30,7 +30,8 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 export function datetimeOf(v: unknown, k: ColumnKind): number | null {
   if (v === null || v === undefined) return null;
   if (k === 'datetime' && typeof v === 'number') return v;
-  if (typeof v === 'string') return parseRfc3339(v);
+  // Kusto's datetime texts: ISO 8601, RFC 822/850, month/day/year (`02/17/2016 08:40:00`).
+  if (typeof v === 'string') return parseKustoDatetime(v);
   return null;
 }
 

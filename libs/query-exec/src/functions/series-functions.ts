@@ -84,17 +84,31 @@ export function seriesStats(a: unknown): Record<string, number | null> | null {
     n++;
   });
   const avg = n === 0 ? null : sum / n;
-  let sq = 0;
-  for (const x of s) if (x !== null && avg !== null) sq += (x - avg) ** 2;
-  const variance = n < 2 ? (n === 0 ? null : 0) : sq / (n - 1);
+  let sumSq = 0;
+  let dev = 0;
+  let integral = true;
+  for (const x of s) {
+    if (x === null || avg === null) continue;
+    sumSq += x * x;
+    dev += (x - avg) ** 2;
+    if (!Number.isInteger(x)) integral = false;
+  }
+  // Integer series: (n·Σx² − (Σx)²) / (n(n−1)) is exact while it fits 2^53, and gives Kusto's digits
+  // (812.4571428571429 on its page); otherwise the two-pass sum of squared deviations (no cancellation).
+  const exact = integral && n * sumSq <= Number.MAX_SAFE_INTEGER;
+  const variance =
+    n < 2 ? (n === 0 ? null : 0) : exact ? (n * sumSq - sum * sum) / (n * (n - 1)) : dev / (n - 1);
   return {
     min,
     min_idx: minIdx,
     max,
     max_idx: maxIdx,
     avg,
-    variance,
+    // Kusto's key order (series_stats_dynamic page): stdev before variance, then sum and len.
     stdev: variance === null ? null : Math.sqrt(variance),
+    variance,
+    sum: n === 0 ? null : sum,
+    len: s.length,
   };
 }
 

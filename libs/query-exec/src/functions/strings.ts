@@ -9,6 +9,8 @@ function trimChars(s: string, cutset: string, start: boolean, end: boolean): str
   return s.slice(a, b);
 }
 
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
 export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
   tolower: ([v], [k]) => str(v, k)?.toLowerCase() ?? null,
   toupper: ([v], [k]) => str(v, k)?.toUpperCase() ?? null,
@@ -105,10 +107,15 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     const re = compileRegex(p, 'g');
     const out: unknown[] = [];
     let m: RegExpExecArray | null;
-    const groups = args.length === 3 && Array.isArray(args[1]) ? (args[1] as number[]) : null;
+    // captureGroups: group numbers and/or names (`dynamic(['first', 2, 'last'])`, Kusto).
+    const groups = args.length === 3 && Array.isArray(args[1]) ? (args[1] as unknown[]) : null;
+    const groupOf = (m: RegExpExecArray, g: unknown) =>
+      (typeof g === 'number' ? m[g] : typeof g === 'string' ? m.groups?.[g] : undefined) ?? null;
     while ((m = re.exec(s)) !== null) {
       if (m[0] === '') re.lastIndex++;
-      if (groups) out.push(groups.length === 1 ? m[groups[0]] : groups.map((g) => m![g]));
+      const match = m;
+      if (groups)
+        out.push(groups.length === 1 ? groupOf(match, groups[0]) : groups.map((g) => groupOf(match, g)));
       else if (m.length <= 2) out.push(m.length === 2 ? m[1] : m[0]);
       else out.push(m.slice(1));
     }
@@ -121,14 +128,19 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     let from = typeof start === 'number' ? Math.trunc(start) : 0;
     if (from < 0) from = Math.max(0, s.length + from);
     if (from > s.length) return -1;
-    const limit = typeof length === 'number' && length >= 0 ? from + length : s.length;
-    let occ = typeof occurrence === 'number' ? occurrence : 1;
+    const count = typeof length === 'number' ? Math.trunc(length) : -1;
+    const nth = typeof occurrence === 'number' ? Math.trunc(occurrence) : 1;
+    if (count < -1 || nth < 0) return null;
+    // Kusto: each occurrence is searched from one past the previous one over `length` positions, and the
+    // match must fit in them (indexof("abcdefgabcdefg", "cde", 1, 10, 2) is 9; ("abcdefg", "cde", 1, 2) is -1).
     let pos = from - 1;
-    while (occ-- > 0) {
-      pos = s.indexOf(l, pos + 1);
-      if (pos < 0) return -1;
+    for (let k = 0; k < Math.max(nth, 1); k++) {
+      const at = s.indexOf(l, pos + 1);
+      const end = count === -1 ? s.length : pos + 1 + count;
+      if (at < 0 || at + l.length > end) return -1;
+      pos = at;
     }
-    return pos + l.length <= limit ? pos : -1;
+    return pos;
   },
   countof: ([search, text], kinds) => {
     const t = str(text, kinds[1]);
@@ -187,7 +199,13 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
   },
   base64_decode_tostring: ([v], [k]) => {
     const s = str(v, k);
-    return s === null ? null : Buffer.from(s, 'base64').toString('utf8');
+    if (s === null) return null;
+    // Kusto: bytes that are not valid UTF-8 decode to null, not to replacement characters.
+    try {
+      return UTF8_STRICT.decode(Buffer.from(s, 'base64'));
+    } catch {
+      return null;
+    }
   },
   quote: ([v], [k]) => JSON.stringify(str(v, k) ?? ''),
   regex_quote: ([v], [k]) => str(v, k)?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') ?? null,

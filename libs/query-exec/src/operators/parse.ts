@@ -38,6 +38,13 @@ function captureGroup(j: number): string {
   return `quarry_capture_${j}`;
 }
 
+/** The text a typed capture followed by `*` takes: the longest value of its type at that position. */
+const TYPED_TOKEN: Partial<Record<ColumnKind, RegExp>> = {
+  long: /^[-+]?\d+/,
+  real: /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/,
+  bool: /^(true|false)/i,
+};
+
 /** Returns capture texts, or null when the pattern does not match. */
 function matchSimple(s: string, parts: ParsePart[]): string[] | null {
   const caps: string[] = [];
@@ -54,7 +61,14 @@ function matchSimple(s: string, parts: ParsePart[]): string[] | null {
       pending = false;
       anchored = true;
     } else {
-      if (pending && parts[p - 1].kind === 'capture') caps.push(''); // adjacent captures: the first is empty
+      const prev = parts[p - 1];
+      if (pending && prev.kind === 'capture') {
+        // A typed capture followed by `*` reads what its type can hold (`totalSlices: long *` on "27, …"
+        // is 27, Kusto's parse page); adjacent captures otherwise: the first is empty.
+        const token = part.kind === 'skip' ? TYPED_TOKEN[prev.type]?.exec(s.slice(pos))?.[0] : undefined;
+        caps.push(token ?? '');
+        pos += token?.length ?? 0;
+      }
       pending = true;
       if (part.kind === 'skip') anchored = false;
     }

@@ -173,8 +173,8 @@ def('pack', 0, MANY, fixed('dynamic'), 'bag_pack');
 def('pack_dictionary', 0, MANY, fixed('dynamic'), 'bag_pack');
 def('array_concat', 1, MANY, fixed('dynamic'));
 def('array_reverse', 1, 1, fixed('dynamic'));
-def('array_sort_asc', 1, 2, fixed('dynamic'));
-def('array_sort_desc', 1, 2, fixed('dynamic'));
+def('array_sort_asc', 1, MANY, fixed('dynamic'));
+def('array_sort_desc', 1, MANY, fixed('dynamic'));
 def('array_sum', 1, 1, fixed('real'));
 def('array_slice', 3, 3, fixed('dynamic'));
 def('array_index_of', 2, 5, fixed('long'));
@@ -190,7 +190,7 @@ def('ipv4_is_private', 1, 1, fixed('bool'));
 def('ipv4_is_in_range', 2, 2, fixed('bool'));
 def('ipv4_is_in_any_range', 2, MANY, fixed('bool'));
 def('parse_ipv4', 1, 1, fixed('long'));
-def('format_ipv4', 1, 1, fixed('string'));
+def('format_ipv4', 1, 2, fixed('string'));
 def('ingestion_time', 0, 0, fixed('datetime'));
 def('dynamic_to_json', 1, 1, fixed('string'));
 def('parse_urlquery', 1, 1, fixed('dynamic'));
@@ -204,7 +204,7 @@ def('countof_regex', 2, 2, fixed('long'));
 def('indexof_regex', 2, 5, fixed('long'));
 def('strip_ansi_escapes', 1, 1, fixed('string'));
 def('unicode_codepoints_from_string', 1, 1, fixed('dynamic'));
-def('unicode_codepoints_to_string', 1, 1, fixed('string'));
+def('unicode_codepoints_to_string', 1, MANY, fixed('string'));
 def('parse_bytes', 1, 2, fixed('long'));
 def('format_bytes', 1, 4, fixed('string'));
 def('ensure_field', 2, 2, (a) => a[1] ?? 'dynamic');
@@ -267,7 +267,7 @@ for (const n of ['equals', 'not_equals', 'greater', 'greater_equals', 'less', 'l
 for (const n of ['max', 'min', 'sum', 'magnitude']) def(`series_${n}`, 1, 1, fixed('real'));
 for (const n of ['dot_product', 'cosine_similarity', 'pearson_correlation'])
   def(`series_${n}`, 2, 2, fixed('real'));
-def('series_stats_dynamic', 1, 1, fixed('dynamic'));
+def('series_stats_dynamic', 1, 2, fixed('dynamic'));
 // `series_stats(x)` in extend / project expands into seven columns (builder); alone it is the bag.
 def('series_stats', 1, 1, fixed('dynamic'));
 // `series_fft(re [, im])` / `series_ifft(…)`: a bag {real, imag}, two columns in extend / project.
