@@ -1,9 +1,12 @@
+import { ZIP_FUNCTIONS } from './array-zip';
+import { BINNING_FUNCTIONS } from './binning';
 import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversions';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
 import { FFT_FUNCTIONS } from './fft';
 import { GENAI_FUNCTIONS } from './genai-functions';
+import { GEO_FUNCTIONS } from './geo';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
 import { MORE_RARE_FUNCTIONS } from './more-rare-functions';
@@ -12,6 +15,8 @@ import type { ScalarImpl } from './scalar-impl';
 import { RARE_FUNCTIONS } from './rare-functions';
 import { SERIES_FUNCTIONS } from './series-functions';
 import { STRING_FUNCTIONS } from './strings';
+import { UNIT_CONVERSION_FUNCTIONS } from './unit-conversion';
+import { ZLIB_FUNCTIONS } from './zlib';
 
 /** Row-wise implementations of scalar functions, by canonical name (signatures live in query-plan). */
 export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
@@ -29,5 +34,11 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...SERIES_FUNCTIONS,
     ...FFT_FUNCTIONS,
     ...GENAI_FUNCTIONS,
+    // Kusto function extensions (docs/apl.md)
+    ...BINNING_FUNCTIONS,
+    ...ZIP_FUNCTIONS,
+    ...ZLIB_FUNCTIONS,
+    ...UNIT_CONVERSION_FUNCTIONS,
+    ...GEO_FUNCTIONS,
   }),
 );

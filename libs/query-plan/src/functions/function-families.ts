@@ -56,3 +56,15 @@ export const UNIXTIME_TO_DATETIME_FUNCTIONS = [
   'unixtime_microseconds_todatetime',
   'unixtime_nanoseconds_todatetime',
 ] as const;
+
+/** `convert_<quantity>(value, from, to)`: a number and two unit names in, a real out (Kusto extensions). */
+export const UNIT_CONVERSION_FUNCTIONS = [
+  'convert_angle',
+  'convert_energy',
+  'convert_force',
+  'convert_length',
+  'convert_mass',
+  'convert_speed',
+  'convert_temperature',
+  'convert_volume',
+] as const;

@@ -1,0 +1,4 @@
+// expect: North Las Vegas Airport to a road -> 3797.88887253334 m (compared to 8 decimals); a LineString without coordinates and longitude 300 -> null (source: https://learn.microsoft.com/kusto/query/geo-distance-point-to-line-function, the page's example)
+print distance_in_meters = round(geo_distance_point_to_line(-115.199625, 36.210419, dynamic({ "type":"LineString","coordinates":[[-115.115385,36.229195],[-115.136995,36.200366],[-115.140252,36.192470],[-115.143558,36.188523],[-115.144076,36.181954],[-115.154662,36.174483],[-115.166431,36.176388],[-115.183289,36.175007],[-115.192612,36.176736],[-115.202485,36.173439],[-115.225355,36.174365]]})), 8),
+  no_coordinates = geo_distance_point_to_line(1,1, dynamic({ "type":"LineString"})),
+  bad_point = geo_distance_point_to_line(300, 3, dynamic({ "type":"LineString","coordinates":[[1,1],[2,2]]}))

@@ -1,0 +1,2 @@
+// expect: true, false; longitude 200 -> null; radius -1 -> null (source: https://learn.microsoft.com/kusto/query/geo-point-in-circle-function, the page's example)
+print a = geo_point_in_circle(-122.143564, 47.535677, -122.100896, 47.527351, 3500), b = geo_point_in_circle(-122.137575, 47.630683, -122.100896, 47.527351, 3500), bad_point = geo_point_in_circle(200, 1, 1, 1, 1), bad_radius = geo_point_in_circle(1, 1, 1, 1, -1)

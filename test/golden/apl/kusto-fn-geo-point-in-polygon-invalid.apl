@@ -1,0 +1,2 @@
+// expect: longitude 200 -> null; a ring with a repeated vertex -> null (source: https://learn.microsoft.com/kusto/query/geo-point-in-polygon-function, the page's example)
+print bad_point = geo_point_in_polygon(200,1,dynamic({"type": "Polygon","coordinates": [[[0,0],[10,10],[10,1],[0,0]]]})), bad_polygon = geo_point_in_polygon(1,1,dynamic({"type": "Polygon","coordinates": [[[0,0],[10,10],[10,10],[0,0]]]}))

@@ -1,0 +1,2 @@
+// expect: xn76m27ty9g4 (accuracy 12), dhwfz15h (8); longitude 200 and a null accuracy -> empty (null in Quarry) (source: https://learn.microsoft.com/kusto/query/geo-point-to-geohash-function, the page's example)
+print a = geo_point_to_geohash(139.806115, 35.554128, 12), b = geo_point_to_geohash(-80.195829, 25.802215, 8), bad_point = geo_point_to_geohash(200,1,8), bad_accuracy = geo_point_to_geohash(1,1,int(null))

@@ -1,0 +1,2 @@
+// expect: 862a1072fffffff at resolution 6; longitude 300, resolution 16 and a null resolution -> empty (null in Quarry) (source: https://learn.microsoft.com/kusto/query/geo-point-to-h3cell-function, the page's example)
+print h3cell = geo_point_to_h3cell(-74.04450446039874, 40.689250859314974, 6), bad_point = geo_point_to_h3cell(300,1,8), bad_level = geo_point_to_h3cell(1,1,16), null_level = geo_point_to_h3cell(1,1,int(null))
