@@ -1,0 +1,175 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Admission, classifyRoute, registerAdmission } from './admission';
+import { loadAdmissionLimits, type AdmissionLimits } from './admission-config';
+import { FixedWindowCounter, subjectOf } from './rate-limit';
+import { registerRawBodyParser } from './raw-body';
+
+const limits = (over: Partial<AdmissionLimits> = {}): AdmissionLimits => ({
+  ...loadAdmissionLimits({}),
+  ...over,
+});
+
+describe('loadAdmissionLimits', () => {
+  it('has generous defaults with rate limits and quotas off', () => {
+    const l = loadAdmissionLimits({});
+    expect(l.rateLimitPerMinute).toBe(0);
+    expect(l.ingestQuotaBytes).toBe(0);
+    expect(l.ingestMaxInflightBytes).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(l.queryMaxConcurrent).toBeGreaterThanOrEqual(4);
+  });
+
+  it('lists every bad variable at once', () => {
+    expect(() =>
+      loadAdmissionLimits({ QUARRY_QUERY_MAX_CONCURRENT: 'many', QUARRY_RETRY_AFTER_SECONDS: '0' }),
+    ).toThrow(/QUARRY_QUERY_MAX_CONCURRENT="many".*\n.*QUARRY_RETRY_AFTER_SECONDS="0"/);
+    expect(() =>
+      loadAdmissionLimits({ QUARRY_HEADERS_TIMEOUT_MS: '5000', QUARRY_REQUEST_TIMEOUT_MS: '1000' }),
+    ).toThrow(/must not exceed/);
+  });
+});
+
+describe('classifyRoute', () => {
+  it.each([
+    ['POST', '/v1/datasets/logs/ingest?timestamp-field=t', 'ingest'],
+    ['POST', '/v1/ingest/logs', 'ingest'],
+    ['POST', '/services/collector/raw', 'ingest'],
+    ['POST', '/v1/traces', 'ingest'],
+    ['POST', '/v1/datasets/_apl?format=tabular', 'query'],
+    ['POST', '/v1/query/_mpl', 'query'],
+    ['POST', '/v1/datasets/logs/query', 'query'],
+    ['POST', '/internal/v1/aggregate', 'other'],
+    ['GET', '/v1/datasets/logs/ingest', 'other'],
+    ['POST', '/v2/datasets', 'other'],
+  ])('%s %s is %s', (method, url, expected) => {
+    expect(classifyRoute(method, url)).toBe(expected);
+  });
+});
+
+describe('FixedWindowCounter', () => {
+  it('refuses past the limit and starts over in the next window', () => {
+    const counter = new FixedWindowCounter(3, 60_000);
+    const t = 1_800_000_000_000;
+    expect([1, 2, 3, 4].map(() => counter.take('a', 1, t).allowed)).toEqual([true, true, true, false]);
+    expect(counter.take('a', 1, t).remaining).toBe(0);
+    expect(counter.take('b', 1, t).allowed).toBe(true);
+    const next = counter.take('a', 1, t + 60_000);
+    expect(next).toEqual({ allowed: true, limit: 3, remaining: 2, resetEpochSeconds: t / 1000 + 120 });
+  });
+
+  it('forgets the least recently seen subject past its bound', () => {
+    const counter = new FixedWindowCounter(1, 60_000, 100);
+    for (let i = 0; i < 1000; i++) counter.take(`k${i}`, 1, 0);
+    expect(counter.size).toBe(100);
+  });
+});
+
+describe('subjectOf', () => {
+  it('charges a token by its hash, with its scope, and anonymous callers by address', () => {
+    const pat = subjectOf('Bearer xapt-abc', '/x', '1.2.3.4');
+    expect(pat.scope).toBe('user');
+    expect(pat.key).not.toContain('xapt');
+    expect(subjectOf('Bearer xaat-abc', '/x', undefined).scope).toBe('organization');
+    expect(subjectOf(undefined, '/x?tk=xaat-abc', undefined)).toEqual(
+      subjectOf('Bearer xaat-abc', '/y', undefined),
+    );
+    const basic = `Basic ${Buffer.from('x:xaat-abc').toString('base64')}`;
+    expect(subjectOf(basic, '/x', undefined).key).toBe(subjectOf('Splunk xaat-abc', '/x', undefined).key);
+    expect(subjectOf(undefined, '/x', '1.2.3.4')).toEqual({ key: 'ip:1.2.3.4', scope: 'anonymous' });
+  });
+});
+
+describe('Admission', () => {
+  it('lets a lone request through whatever its size, and refuses bytes that do not fit beside others', () => {
+    const admission = new Admission(limits({ ingestMaxInflightBytes: 100 }));
+    expect(admission.reserveIngest(500)).toBe(true);
+    expect(admission.reserveIngest(1)).toBe(false);
+    admission.releaseIngest(500);
+    expect(admission.reserveIngest(60)).toBe(true);
+    expect(admission.reserveIngest(40)).toBe(true);
+    expect(admission.reserveIngest(1)).toBe(false);
+    // A request metering its own body is not refused because of its own bytes.
+    admission.releaseIngest(40);
+    expect(admission.reserveIngest(100, 60)).toBe(true);
+  });
+
+  it('queues queries past the slots, admits them in order, and refuses a full queue', async () => {
+    const admission = new Admission(limits({ queryMaxConcurrent: 1, queryMaxQueued: 1 }));
+    const never = () => {};
+    const first = await admission.acquireQuery(never);
+    expect(typeof first).toBe('function');
+    const second = admission.acquireQuery(never);
+    expect(await admission.acquireQuery(never)).toBe('query_queue_full');
+    expect(admission.queriesQueued).toBe(1);
+    (first as () => void)();
+    const admitted = await second;
+    expect(typeof admitted).toBe('function');
+    expect(admission.queriesRunning).toBe(1);
+    (admitted as () => void)();
+    (admitted as () => void)(); // releasing twice gives back one slot only
+    expect(admission.queriesRunning).toBe(0);
+  });
+
+  it('drops a waiting query whose client left', async () => {
+    const admission = new Admission(limits({ queryMaxConcurrent: 1, queryMaxQueued: 5 }));
+    await admission.acquireQuery(() => {});
+    let cancel: () => void = () => {};
+    const waiting = admission.acquireQuery((c) => (cancel = c));
+    cancel();
+    expect(await waiting).toBeNull();
+    expect(admission.queriesQueued).toBe(0);
+  });
+});
+
+describe('registerAdmission over HTTP', () => {
+  let app: FastifyInstance;
+  let url: string;
+  const admission = new Admission(
+    limits({ rateLimitPerMinute: 3, ingestQuotaBytes: 10, ingestMaxInflightBytes: 1000 }),
+  );
+
+  beforeAll(async () => {
+    app = Fastify();
+    registerRawBodyParser(app, 1 << 20);
+    registerAdmission(app, admission);
+    app.post('/v1/datasets/:d/ingest', async (request) => ({ bytes: (request.body as Buffer).length }));
+    app.get('/healthz', async () => ({ ok: true }));
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  const ingest = (token: string, body: string) =>
+    fetch(`${url}/v1/datasets/a/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
+
+  it('answers 429 with the four X-RateLimit headers once a token spent its requests', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await ingest('xaat-rate', '{}');
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await last!.json()).toMatchObject({ message: 'rate limit exceeded' });
+    expect(last!.headers.get('x-ratelimit-scope')).toBe('organization');
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(last!.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Probes are never limited.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 429 with X-IngestLimit headers once a token spent its ingest quota', async () => {
+    const first = await ingest('xaat-quota', '"0123456789ab"');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ingestlimit-limit')).toBe('10');
+    const second = await ingest('xaat-quota', '{}');
+    expect(second.status).toBe(429);
+    expect(second.headers.get('x-ingestlimit-remaining')).toBe('0');
+    expect(await second.json()).toMatchObject({ message: 'ingest limit exceeded' });
+    expect(admission.ingestInflightBytes).toBe(0);
+  });
+});
