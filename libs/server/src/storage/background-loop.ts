@@ -1,4 +1,8 @@
 import type { Logger } from '@nestjs/common';
+import { isQuarryError } from '@quarry/common';
+
+/** A full volume is an operator's condition, not a bug: one line, and retried soon after space returns. */
+const FULL_RETRY_CAP_MS = 5_000;
 
 /**
  * A background task run every `intervalMs` (the events compactor, the block merger, the metrics
@@ -11,6 +15,8 @@ export class BackgroundLoop {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = true;
+  /** The last failure was a full volume. */
+  private full = false;
 
   constructor(
     private readonly what: string,
@@ -29,16 +35,23 @@ export class BackgroundLoop {
         })
         .catch((err) => {
           this.consecutiveFailures++;
-          this.logger.error(
-            `${this.what} failed (${this.consecutiveFailures} in a row): ${(err as Error).stack ?? err}`,
-          );
+          this.full = isQuarryError(err) && err.kind === 'insufficient_storage';
+          if (this.full) {
+            this.logger.warn(
+              `${this.what} failed (${this.consecutiveFailures} in a row): ${(err as Error).message}; retrying once space is freed`,
+            );
+          } else {
+            this.logger.error(
+              `${this.what} failed (${this.consecutiveFailures} in a row): ${(err as Error).stack ?? err}`,
+            );
+          }
         })
         .finally(() => {
           if (this.stopped) return;
           // Back off while failing (storage outage), up to a minute.
           const delay =
             this.consecutiveFailures > 0
-              ? Math.min(60_000, intervalMs * 2 ** this.consecutiveFailures)
+              ? Math.min(this.full ? FULL_RETRY_CAP_MS : 60_000, intervalMs * 2 ** this.consecutiveFailures)
               : intervalMs;
           this.timer = setTimeout(tick, this.consecutiveFailures === 0 && hurry() ? 0 : delay);
         });
