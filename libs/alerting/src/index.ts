@@ -10,5 +10,8 @@ export * from './smtp-client';
 export * from './notifier-delivery';
 export * from './query-runner';
 export * from './storage-query-runner';
+export * from './cluster-query-runner';
+export * from './alerting-log.repository';
 export * from './monitor-scheduler';
 export * from './alerting.service';
+export * from './alerting-log.controller';

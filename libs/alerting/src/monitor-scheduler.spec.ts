@@ -1,5 +1,6 @@
 import type { Clock } from '@quarry/common';
 import { Metastore } from '@quarry/metastore';
+import { AlertingLog } from './alerting-log.repository';
 import { MonitorScheduler } from './monitor-scheduler';
 import type { AlertNotification } from './notification';
 import type { DeliveryOutcome, NotifierConfig, NotifierDelivery } from './notifier-delivery';
@@ -33,7 +34,7 @@ class FakeDelivery implements NotifierDelivery {
   readonly sent: { notifier: string; n: AlertNotification }[] = [];
   async deliver(notifier: NotifierConfig, n: AlertNotification): Promise<DeliveryOutcome> {
     this.sent.push({ notifier: notifier.id, n });
-    return { status: 'delivered', channel: Object.keys(notifier.properties)[0], attempts: 1 };
+    return { status: 'delivered', channel: Object.keys(notifier.properties)[0], attempts: 1, tries: [] };
   }
 }
 
@@ -48,7 +49,9 @@ describe('monitor scheduler', () => {
     await store?.close();
   });
   beforeEach(async () => {
-    await store.db.exec('TRUNCATE resources, monitor_runs, monitor_states, alert_history');
+    await store.db.exec(
+      'TRUNCATE resources, monitor_runs, monitor_states, alert_history, notifier_deliveries',
+    );
     clock.ms = T0;
     await store.resources.create(
       'notifier',
@@ -186,11 +189,123 @@ describe('monitor scheduler', () => {
     expect(delivery.sent.map((d) => d.n.action)).toEqual(['Open']);
   });
 
-  it('records a failed run and keeps going', async () => {
-    await monitor('mon_bad', { type: 'Threshold', threshold: 1 });
+  it('retries a failed run with backoff within its interval, on any node, and records every attempt', async () => {
+    await monitor('mon_bad', { type: 'Threshold', threshold: 1, intervalMinutes: 5 });
+    let failures = 2;
+    const flaky: MonitorQueryRunner = {
+      run: () =>
+        failures-- > 0
+          ? Promise.reject(new Error('no query node could run the query (q1: connection refused)'))
+          : Promise.resolve({ rows: [{ n: 5 }], groupFields: [] }),
+    };
+    const delivery = new FakeDelivery();
+    const make = (node: string) =>
+      new MonitorScheduler({
+        metastore: store,
+        queries: flaky,
+        delivery,
+        clock,
+        nodeId: node,
+        staleClaimMs: 5 * MINUTE,
+        retryBackoffMs: 10_000,
+      });
+    const [a, b] = [make('node-a'), make('node-b')];
+    const end = new Date(T0 + 5 * MINUTE).toISOString();
+    clock.ms = T0 + 5 * MINUTE;
+    expect((await a.tick()).get('mon_bad')).toBe('retrying');
+    // Not before its backoff (10 s), then by whichever node ticks first; the next wait doubles (20 s).
+    clock.ms += 5_000;
+    expect((await b.tick()).get('mon_bad')).toBe('claimed-elsewhere');
+    clock.ms += 5_000;
+    expect((await b.tick()).get('mon_bad')).toBe('retrying');
+    clock.ms += 19_000;
+    expect((await a.tick()).get('mon_bad')).toBe('claimed-elsewhere');
+    clock.ms += 1_000;
+    expect((await a.tick()).get('mon_bad')).toBe('ok');
+    expect((await b.tick()).get('mon_bad')).toBe('claimed-elsewhere'); // b learns it is done…
+    expect((await b.tick()).get('mon_bad')).toBe('already-run'); // …and stops asking
+    expect(delivery.sent.map((d) => d.n.action)).toEqual(['Open']);
+    const log = new AlertingLog(store.db, clock);
+    const [run] = await log.runs('mon_bad', end, end, 10);
+    expect(run).toMatchObject({ status: 'done', attempts: 3, node: 'node-a', error: null, retryAt: null });
+  });
+
+  it('gives up when no retry fits before the next interval, and says why in the run log', async () => {
+    await monitor('mon_bad', { type: 'Threshold', threshold: 1, intervalMinutes: 1 });
     const failing: MonitorQueryRunner = { run: () => Promise.reject(new Error('dataset "x" not found')) };
+    const s = new MonitorScheduler({
+      metastore: store,
+      queries: failing,
+      delivery: new FakeDelivery(),
+      clock,
+      nodeId: 'node-a',
+      staleClaimMs: 5 * MINUTE,
+      retryBackoffMs: 20_000,
+    });
     clock.ms = T0 + MINUTE;
-    expect((await scheduler(failing, new FakeDelivery()).tick()).get('mon_bad')).toBe('failed');
-    expect(await store.alerts.runStatus('mon_bad', new Date(T0 + MINUTE).toISOString())).toBe('failed');
+    expect((await s.tick()).get('mon_bad')).toBe('retrying'); // retry at +20 s
+    clock.ms += 20_000;
+    expect((await s.tick()).get('mon_bad')).toBe('failed'); // the next would be at +60 s: the next interval's
+    clock.ms += 40_000;
+    expect((await s.tick()).get('mon_bad')).toBe('retrying'); // the next interval starts over
+    const log = new AlertingLog(store.db, clock);
+    const runs = await log.runs(
+      'mon_bad',
+      new Date(T0).toISOString(),
+      new Date(T0 + 9 * MINUTE).toISOString(),
+      10,
+    );
+    expect(runs.map((r) => [(Date.parse(r.intervalEnd) - T0) / MINUTE, r.status, r.attempts])).toEqual([
+      [2, 'failed', 1],
+      [1, 'failed', 2],
+    ]);
+    expect(runs[1]).toMatchObject({ error: 'dataset "x" not found', retryAt: null });
+  });
+
+  it('runs only the monitors of its region', async () => {
+    await monitor('mon_here', { type: 'Threshold', threshold: 10 });
+    await monitor('mon_there', { type: 'Threshold', threshold: 10 });
+    const queries = new FakeQueries(countsByMinute({}));
+    const s = new MonitorScheduler({
+      metastore: store,
+      queries,
+      delivery: new FakeDelivery(),
+      clock,
+      nodeId: 'node-a',
+      staleClaimMs: 5 * MINUTE,
+      runsHere: (m) => m.id !== 'mon_there',
+    });
+    clock.ms = T0 + MINUTE;
+    const outcomes = await s.tick();
+    expect([outcomes.get('mon_here'), outcomes.get('mon_there')]).toEqual(['ok', 'other-region']);
+    expect(queries.seen).toHaveLength(1);
+  });
+
+  it('keeps every delivery attempt in the delivery log', async () => {
+    await monitor('mon_t', { type: 'Threshold', threshold: 10, intervalMinutes: 1 });
+    const delivery: NotifierDelivery = {
+      deliver: async (notifier) => ({
+        status: 'delivered',
+        channel: Object.keys(notifier.properties)[0],
+        attempts: 2,
+        tries: [
+          { attempt: 1, atMs: T0 + 1, ok: false, httpStatus: 503, error: 'POST http://x/… answered 503' },
+          { attempt: 2, atMs: T0 + 2, ok: true, httpStatus: 200 },
+        ],
+      }),
+    };
+    clock.ms = T0 + MINUTE;
+    await scheduler(new FakeQueries(countsByMinute({ 1: 20 })), delivery).tick();
+    const log = new AlertingLog(store.db, clock);
+    const rows = await log.deliveries(
+      'ntf_1',
+      new Date(T0).toISOString(),
+      new Date(T0 + MINUTE).toISOString(),
+      10,
+    );
+    expect(rows.map((r) => [r.attempt, r.status, r.httpStatus, r.error, r.monitorId, r.action])).toEqual([
+      [2, 'delivered', 200, null, 'mon_t', 'Open'],
+      [1, 'failed', 503, 'POST http://x/… answered 503', 'mon_t', 'Open'],
+    ]);
   });
 });

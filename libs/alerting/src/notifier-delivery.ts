@@ -17,11 +17,25 @@ export interface NotifierConfig {
   disabledUntil?: string;
 }
 
-/** How a delivery ended; a refusal (deny list, no SMTP) is final, a failure was retried first. */
+/** One attempt of a delivery, as the delivery log keeps it. */
+export interface DeliveryTry {
+  attempt: number;
+  /** Epoch ms the attempt started. */
+  atMs: number;
+  ok: boolean;
+  /** The receiver's HTTP status, when it answered one. */
+  httpStatus?: number;
+  error?: string;
+}
+
+/**
+ * How a delivery ended, with each attempt (`tries`); a refusal (deny list, no SMTP) is final and made
+ * no attempt, a failure was retried first.
+ */
 export type DeliveryOutcome =
-  | { status: 'delivered'; channel: string; attempts: number }
-  | { status: 'refused'; channel: string; attempts: 0; reason: string }
-  | { status: 'failed'; channel: string; attempts: number; reason: string };
+  | { status: 'delivered'; channel: string; attempts: number; tries: DeliveryTry[] }
+  | { status: 'refused'; channel: string; attempts: 0; reason: string; tries: DeliveryTry[] }
+  | { status: 'failed'; channel: string; attempts: number; reason: string; tries: DeliveryTry[] };
 
 /** The port the scheduler notifies through (faked in tests). */
 export interface NotifierDelivery {
@@ -39,9 +53,20 @@ export interface DeliveryOptions {
   smtp?: SmtpSettings;
   endpoints?: ReceiverEndpoints;
   sleep?: (ms: number) => Promise<void>;
+  /** Epoch ms, for the attempts' times (tests). */
+  now?: () => number;
 }
 
-class Retryable extends Error {}
+/** A failed attempt; `retryable` when trying again may help (network, timeout, 429, 5xx). */
+class AttemptFailed extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Sends notifications over HTTP(S) and SMTP, with the URL policy, a timeout, and retries with backoff. */
 export class OutboundDelivery implements NotifierDelivery {
@@ -57,32 +82,44 @@ export class OutboundDelivery implements NotifierDelivery {
     try {
       message = messageFor(channel, settings, notification, this.options.endpoints ?? DEFAULT_ENDPOINTS);
     } catch (err) {
-      return { status: 'refused', channel, attempts: 0, reason: (err as Error).message };
+      return { status: 'refused', channel, attempts: 0, reason: (err as Error).message, tries: [] };
     }
     if (message.kind === 'http') {
       const refusal = await this.options.policy.refusal(message.url);
-      if (refusal !== null) return { status: 'refused', channel, attempts: 0, reason: refusal };
+      if (refusal !== null) return { status: 'refused', channel, attempts: 0, reason: refusal, tries: [] };
     } else if (!this.options.smtp) {
-      return { status: 'refused', channel, attempts: 0, reason: 'SMTP is not configured (QUARRY_SMTP_URL)' };
+      const reason = 'SMTP is not configured (QUARRY_SMTP_URL)';
+      return { status: 'refused', channel, attempts: 0, reason, tries: [] };
     }
+    const now = this.options.now ?? Date.now;
+    const tries: DeliveryTry[] = [];
     let reason = '';
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
+      const atMs = now();
       try {
-        if (message.kind === 'http') await this.post(message);
-        else await sendMail(this.options.smtp!, message);
-        return { status: 'delivered', channel, attempts: attempt };
+        if (message.kind === 'http') {
+          const httpStatus = await this.post(message);
+          tries.push({ attempt, atMs, ok: true, httpStatus });
+        } else {
+          await sendMail(this.options.smtp!, message);
+          tries.push({ attempt, atMs, ok: true });
+        }
+        return { status: 'delivered', channel, attempts: attempt, tries };
       } catch (err) {
         reason = (err as Error).message;
-        if (!(err instanceof Retryable) && message.kind === 'http')
-          return { status: 'failed', channel, attempts: attempt, reason };
+        const failed = err instanceof AttemptFailed ? err : null;
+        tries.push({ attempt, atMs, ok: false, httpStatus: failed?.httpStatus, error: reason });
+        // SMTP errors are all retried (a busy relay answers 4xx); HTTP only what may pass next time.
+        if (message.kind === 'http' && !failed?.retryable)
+          return { status: 'failed', channel, attempts: attempt, reason, tries };
         if (attempt < this.options.attempts) await this.sleep(this.options.backoffMs * 2 ** (attempt - 1));
       }
     }
-    return { status: 'failed', channel, attempts: this.options.attempts, reason };
+    return { status: 'failed', channel, attempts: this.options.attempts, reason, tries };
   }
 
-  /** One POST: network errors, timeouts, 429 and 5xx are worth retrying; other 4xx are not. */
-  private async post(message: HttpMessage): Promise<void> {
+  /** One POST, answering the receiver's status: network errors, timeouts, 429 and 5xx are worth retrying. */
+  private async post(message: HttpMessage): Promise<number> {
     let res: Response;
     try {
       res = await fetch(message.url, {
@@ -93,13 +130,12 @@ export class OutboundDelivery implements NotifierDelivery {
         redirect: 'manual',
       });
     } catch (err) {
-      throw new Retryable(`POST ${redact(message.url)}: ${(err as Error).message}`);
+      throw new AttemptFailed(`POST ${redact(message.url)}: ${(err as Error).message}`, true);
     }
     await res.arrayBuffer().catch(() => undefined);
-    if (res.ok) return;
+    if (res.ok) return res.status;
     const why = `POST ${redact(message.url)} answered ${res.status}`;
-    if (res.status === 429 || res.status >= 500) throw new Retryable(why);
-    throw new Error(why);
+    throw new AttemptFailed(why, res.status === 429 || res.status >= 500, res.status);
   }
 }
 

@@ -1,4 +1,4 @@
-import { AlertingService } from '@quarry/alerting';
+import { AlertingLogController, AlertingService } from '@quarry/alerting';
 import type { RoleModule } from '@quarry/server';
 import { AnnotationsController } from './annotations.controller';
 import { AnnotationsService } from './annotations.service';
@@ -50,6 +50,8 @@ export const MANAGEMENT_ROLE: RoleModule = {
     DatasetFieldsController,
     DatasetTrimController,
     ClusterController,
+    // The run and delivery logs of libs/alerting (Quarry extensions of /v2).
+    AlertingLogController,
   ],
   providers: [
     DatasetsService,

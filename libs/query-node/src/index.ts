@@ -6,6 +6,7 @@ import { LegacyQueryController } from './legacy-query.controller';
 import { LegacyQueryService } from './legacy-query.service';
 import { MetricsInfoController } from './metrics-info.controller';
 import { MetricsInfoService } from './metrics-info.service';
+import { MonitorQueryController } from './monitor-query.controller';
 import { MplQueryController } from './mpl-query.controller';
 import { MplQueryService } from './mpl-query.service';
 import { QueryController } from './query.controller';
@@ -20,6 +21,8 @@ export const QUERY_ROLE: RoleModule = {
     MetricsInfoController,
     MplQueryController,
     InternalQueryController,
+    // Monitor runs sent by the management nodes' scheduler (libs/alerting): what a user query sees.
+    MonitorQueryController,
   ],
   providers: [QueryService, LegacyQueryService, BatchQueryService, MetricsInfoService, MplQueryService],
 };

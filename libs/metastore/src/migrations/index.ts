@@ -7,6 +7,7 @@ import { migration0005 } from './0005-cluster';
 import { migration0006 } from './0006-membership';
 import { migration0007 } from './0007-regions';
 import { migration0008 } from './0008-alerts';
+import { migration0009 } from './0009-alerting-log';
 
 export type { Migration } from './migration';
 
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
 ];
