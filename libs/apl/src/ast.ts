@@ -60,7 +60,11 @@ export interface BinaryExpr {
   span: SourceSpan;
 }
 
-/** `x in (a, b)`, `x !in (...)`, `x in~ (...)`, `x has_any (...)`, `x has_all (...)`. */
+/**
+ * `x in (a, b)`, `x !in (...)`, `x in~ (...)`, `x has_any (...)`, `x has_all (...)`. `toscalar(T)` is an
+ * `in` node too (op `toscalar`, `left` a null literal): its subquery runs before planning like the list of
+ * `x in (T)`, and the first value of its first column is the scalar.
+ */
 export interface InExpr {
   kind: 'in';
   op: string;
@@ -201,6 +205,8 @@ export type Operator =
       span: SourceSpan;
     }
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
+  /** `serialize [Name = Expr, ...]`: marks the row order as safe for window functions (Kusto). */
+  | { kind: 'serialize'; items: Assignment[]; span: SourceSpan }
   | {
       kind: 'make-series';
       aggs: { item: Assignment; defaultValue?: Expr }[];
@@ -209,6 +215,8 @@ export type Operator =
       to?: Expr;
       step: Expr;
       by: Assignment[];
+      /** `kind=nonempty`: an empty input gives no rows (Kusto's default gives one row of defaults). */
+      nonempty?: boolean;
       span: SourceSpan;
     };
 
@@ -235,7 +243,10 @@ export type TabularSource =
   | { kind: 'dataset'; name: string; span: SourceSpan }
   | { kind: 'datatable'; columns: { name: string; type: AplType }[]; values: Expr[]; span: SourceSpan }
   | { kind: 'print'; items: Assignment[]; span: SourceSpan }
-  | { kind: 'subquery'; query: TabularExpr; span: SourceSpan }
+  /** `range x from A to B step S` (Kusto): one column of A, A+S, ... up to B inclusive. */
+  | { kind: 'range'; column: string; from: Expr; to: Expr; step: Expr; span: SourceSpan }
+  /** `(T | ...)`; with `invoke`, the body of a user-defined tabular function called as `f(args)`. */
+  | { kind: 'subquery'; query: TabularExpr; invoke?: FunctionInvocation; span: SourceSpan }
   | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
   /** `union logs*`, `search in (web-*)`: every dataset whose name matches (`*` = any text). */
   | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan };
@@ -246,8 +257,36 @@ export interface TabularExpr {
   span: SourceSpan;
 }
 
+/** A parameter of a user-defined function: `name: type [= default]` (scalar parameters only). */
+export interface FunctionParam {
+  name: string;
+  type: AplType;
+  defaultValue?: Expr;
+  span: SourceSpan;
+}
+
+/**
+ * `let f = (a: long, b: long = 2) { let c = a * b; c + 1 };` — a user-defined function (Kusto). The body
+ * is `let` statements then one scalar or tabular expression, which decides how the function is called.
+ */
+export interface FunctionDefinition {
+  name: string;
+  params: FunctionParam[];
+  statements: Statement[];
+  result: { kind: 'scalar'; expr: Expr } | { kind: 'tabular'; query: TabularExpr };
+  span: SourceSpan;
+}
+
+/** A call of a tabular user-defined function as a source: the definition and the call's arguments. */
+export interface FunctionInvocation {
+  definition: FunctionDefinition;
+  args: Expr[];
+  span: SourceSpan;
+}
+
 export type Statement =
   | { kind: 'let-scalar'; name: string; expr: Expr; span: SourceSpan }
+  | { kind: 'let-function'; definition: FunctionDefinition; span: SourceSpan }
   | { kind: 'let-tabular'; name: string; query: TabularExpr; span: SourceSpan }
   | { kind: 'set'; name: string; value?: Expr; span: SourceSpan };
 

@@ -90,6 +90,8 @@ export class Lexer {
 
   private readNumber(start: number): Token {
     const text = this.text;
+    if (text[start] === '0' && (text[start + 1] === 'x' || text[start + 1] === 'X'))
+      return this.readHex(start);
     let i = start;
     let isReal = false;
     while (i < text.length && isDigit(text[i])) i++;
@@ -130,6 +132,23 @@ export class Lexer {
     }
     this.pos = i;
     return { kind: isReal ? 'real' : 'int', text: numText, value, start, end: i };
+  }
+
+  /**
+   * `0xFF`: a long written in hex (Kusto's long literal). The digits are a 64-bit two's complement
+   * pattern (`0xFFFFFFFFFFFFFFFF` is -1); values beyond 2^53 lose precision like any long here.
+   */
+  private readHex(start: number): Token {
+    const text = this.text;
+    let i = start + 2;
+    while (i < text.length && /[0-9a-fA-F]/.test(text[i])) i++;
+    const end = i < text.length && isIdentPart(text[i]) ? i + 1 : i;
+    const digits = text.slice(start + 2, i);
+    if (digits === '' || digits.length > 16 || end !== i)
+      throw aplError('apl_invalid_number', { text: text.slice(start, end) }, this.source.span(start, end));
+    this.pos = i;
+    const value = Number(BigInt.asIntN(64, BigInt('0x' + digits)));
+    return { kind: 'int', text: text.slice(start, i), value, start, end: i };
   }
 
   /** ```` ```text``` ````: a raw string that may span lines (no escapes), up to the next ```` ``` ````. */

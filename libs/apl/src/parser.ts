@@ -9,6 +9,8 @@ import type {
   MvExpandItem,
   Assignment,
   Expr,
+  FunctionDefinition,
+  FunctionParam,
   JoinCondition,
   NamePattern,
   Operator,
@@ -54,6 +56,7 @@ export const TABULAR_OPERATORS = [
   'extend-valid',
   'parse-kv',
   'redact',
+  'serialize',
 ];
 
 /** Word operators at comparison level that take a single right operand. */
@@ -156,6 +159,8 @@ class Parser {
   /** Names bound by `let` to tables, so a later `let x = t;` is known to be tabular. */
   private readonly tableLets = new Set<string>();
   private readonly scalarLets = new Set<string>();
+  /** User-defined functions (`let f = (x: long) { ... };`) in scope, by name. */
+  private readonly functions = new Map<string, FunctionDefinition>();
   private depth = 0;
   /** >0 while parsing a `search` predicate, where `Field:"term"` and prefix `not` are allowed. */
   private searchDepth = 0;
@@ -290,10 +295,24 @@ class Parser {
 
   private parseLet(): Statement {
     const start = this.advance().start;
-    const nameTok = this.peek();
-    if (nameTok.kind !== 'ident') throw this.expected('a name');
-    this.advance();
+    let nameTok = this.peek();
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2)) {
+      // `let ['some number'] = 20;` (Kusto): a name that needs quoting.
+      const nameStart = nameTok.start;
+      const name = this.parseBracketName();
+      nameTok = { kind: 'ident', text: name, start: nameStart, end: this.lastEnd };
+    } else {
+      if (nameTok.kind !== 'ident') throw this.expected('a name');
+      this.advance();
+    }
     this.expectPunct('=');
+    if (this.startsFunctionDefinition()) {
+      const definition = this.parseFunctionDefinition(nameTok.text, start);
+      this.functions.set(nameTok.text, definition);
+      this.tableLets.delete(nameTok.text);
+      this.scalarLets.delete(nameTok.text);
+      return { kind: 'let-function', definition, span: definition.span };
+    }
     if (this.looksTabular()) {
       const query = this.parseTabular();
       this.tableLets.add(nameTok.text);
@@ -304,11 +323,107 @@ class Parser {
     return { kind: 'let-scalar', name: nameTok.text, expr, span: this.spanFrom(start) };
   }
 
+  /** `(` `)` `{` or `(` name `:`: the parameter list of a user-defined function. */
+  private startsFunctionDefinition(): boolean {
+    if (!this.isPunct('(')) return false;
+    if (this.isPunct(')', 1)) return this.isPunct('{', 2);
+    return this.peek(1).kind === 'ident' && this.isPunct(':', 2);
+  }
+
+  /**
+   * `(a: long, b: string = "x") { [let ...;]* Expr }`. Parameters are scalars (Kusto's tabular parameters
+   * are not supported); a parameter with a default is optional, and only trailing ones may have defaults.
+   */
+  private parseFunctionDefinition(name: string, start: number): FunctionDefinition {
+    this.expectPunct('(');
+    const params: FunctionParam[] = [];
+    if (!this.isPunct(')')) {
+      do {
+        const s = this.peek().start;
+        const p = this.peek();
+        if (p.kind !== 'ident') throw this.expected('a parameter name', p);
+        this.advance();
+        this.expectPunct(':');
+        if (this.isPunct('(')) {
+          throw aplError(
+            'apl_unsupported',
+            { what: `tabular parameter '${p.text}' of a user-defined function` },
+            this.spanFrom(s),
+          );
+        }
+        const tt = this.peek();
+        const type = tt.kind === 'ident' ? typeFromName(tt.text) : undefined;
+        if (!type) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+        this.advance();
+        let defaultValue: Expr | undefined;
+        if (this.acceptPunct('=')) defaultValue = this.parseExpr();
+        else if (params.some((q) => q.defaultValue)) {
+          throw aplError(
+            'apl_invalid_argument',
+            { name, reason: `parameter '${p.text}' without a default follows one with a default` },
+            this.spanFrom(s),
+          );
+        }
+        params.push({ name: p.text, type, defaultValue, span: this.spanFrom(s) });
+      } while (this.acceptPunct(','));
+    }
+    this.expectPunct(')');
+    this.expectPunct('{');
+    // The body sees the parameters as scalars; its own lets end with it.
+    const savedScalars = new Set(this.scalarLets);
+    const savedTables = new Set(this.tableLets);
+    const savedFunctions = new Map(this.functions);
+    for (const p of params) {
+      this.scalarLets.add(p.name);
+      this.tableLets.delete(p.name);
+      this.functions.delete(p.name);
+    }
+    try {
+      const statements: Statement[] = [];
+      while (this.isIdent('let')) {
+        statements.push(this.parseLet());
+        this.expectPunct(';');
+      }
+      let result: FunctionDefinition['result'];
+      if (this.looksTabular() || this.isTableName()) result = { kind: 'tabular', query: this.parseTabular() };
+      else result = { kind: 'scalar', expr: this.parseExpr() };
+      while (this.acceptPunct(';')) {
+        /* `{ x + 1; }` */
+      }
+      this.expectPunct('}');
+      return { name, params, statements, result, span: this.spanFrom(start) };
+    } finally {
+      this.scalarLets.clear();
+      savedScalars.forEach((n) => this.scalarLets.add(n));
+      this.tableLets.clear();
+      savedTables.forEach((n) => this.tableLets.add(n));
+      this.functions.clear();
+      savedFunctions.forEach((v, k) => this.functions.set(k, v));
+    }
+  }
+
+  /** A lone name that is a dataset or a table (not a scalar or parameter) before `}`: `{ ds }`. */
+  private isTableName(): boolean {
+    const t = this.peek();
+    if (t.kind !== 'ident' || !this.isPunct('}', 1)) return false;
+    return !this.scalarLets.has(t.text) && !['true', 'false', 'null'].includes(t.text);
+  }
+
+  /** A call of a tabular user-defined function (`f(1)`, or `f` when every parameter has a default). */
+  private tabularFunctionAt(): FunctionDefinition | undefined {
+    const t = this.peek();
+    if (t.kind !== 'ident') return undefined;
+    const f = this.functions.get(t.text);
+    return f?.result.kind === 'tabular' ? f : undefined;
+  }
+
   /** Decides whether the right side of `let x = ...` is a table (dataset, datatable, print, pipe...). */
   private looksTabular(): boolean {
     const t = this.peek();
+    if (this.tabularFunctionAt()) return true;
     if (t.kind === 'ident') {
       if (['datatable', 'print', 'union', 'externaldata'].includes(t.text)) return true;
+      if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2)) return true;
       if (this.isPunct('|', 1)) return true;
       if (this.startsLeadingSearch()) return true;
       if (this.isPunct(';', 1) || this.peek(1).kind === 'eof') {
@@ -340,7 +455,9 @@ class Parser {
     if (t.kind === 'ident') {
       if (this.isPunct('|', 1)) return true;
       if (this.tableLets.has(t.text) && this.isPunct(')', 1)) return true;
+      if (this.tabularFunctionAt()) return true;
       if ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'union') return true;
+      if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2)) return true;
       return false;
     }
     if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2))
@@ -397,7 +514,11 @@ class Parser {
       return { kind: 'dataset', name, span: this.spanFrom(start) };
     }
     if (t.kind === 'ident') {
+      const fn = this.tabularFunctionAt();
+      if (fn) return this.parseFunctionSource(fn);
       if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
+      if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2))
+        return this.parseRange();
       if (t.text === 'externaldata' && this.isPunct('(', 1)) {
         throw aplError(
           'apl_unsupported',
@@ -424,6 +545,35 @@ class Parser {
       return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
     }
     throw this.expected('a dataset or table expression');
+  }
+
+  /** `range Column from Start to Stop step Step`. */
+  private parseRange(): TabularSource {
+    const start = this.advance().start;
+    const column = this.advance().text;
+    this.expectIdent('from');
+    const from = this.parseAdditive();
+    this.expectIdent('to');
+    const to = this.parseAdditive();
+    this.expectIdent('step');
+    const step = this.parseAdditive();
+    return { kind: 'range', column, from, to, step, span: this.spanFrom(start) };
+  }
+
+  /** `f(args)` (or `f` alone) where `f` is a tabular user-defined function: its body, invoked. */
+  private parseFunctionSource(definition: FunctionDefinition): TabularSource {
+    const start = this.advance().start;
+    const args: Expr[] = [];
+    if (this.acceptPunct('(')) {
+      if (!this.isPunct(')')) {
+        do args.push(this.parseExpr());
+        while (this.acceptPunct(','));
+      }
+      this.expectPunct(')');
+    }
+    const span = this.spanFrom(start);
+    const query = definition.result.kind === 'tabular' ? definition.result.query : undefined;
+    return { kind: 'subquery', query: query!, invoke: { definition, args, span }, span };
   }
 
   /** `search ...` as the first word of a query (not a dataset called `search` followed by `|`). */
@@ -542,9 +692,10 @@ class Parser {
     this.expectPunct(')');
     this.expectPunct('[');
     const values: Expr[] = [];
-    if (!this.isPunct(']')) {
-      do values.push(this.parseExpr());
-      while (this.acceptPunct(','));
+    // A trailing comma before `]` is allowed (Kusto's own examples end rows with one).
+    while (!this.isPunct(']')) {
+      values.push(this.parseExpr());
+      if (!this.acceptPunct(',')) break;
     }
     this.expectPunct(']');
     return { kind: 'datatable', columns, values, span: this.spanFrom(start) };
@@ -687,6 +838,12 @@ class Parser {
         return done({ kind: 'sample' as const, fraction: this.parseExpr() });
       case 'make-series':
         return done(this.parseMakeSeries());
+      case 'serialize': {
+        const next = this.peek();
+        const bare =
+          next.kind === 'eof' || (next.kind === 'punct' && ['|', ')', ';', '}'].includes(next.text));
+        return done({ kind: 'serialize' as const, items: bare ? [] : this.parseAssignments() });
+      }
       default: {
         const suggestion = closestName(nameTok.text, TABULAR_OPERATORS);
         throw aplError(
@@ -700,6 +857,9 @@ class Parser {
 
   /** `make-series [Name =] Agg [default = V], ... on T [from A] [to B] step S [by Keys]` (or `in range(A, B, S)`). */
   private parseMakeSeries(): Operator {
+    const kind = this.parseKindOption('kind');
+    if (kind !== undefined && kind !== 'nonempty')
+      throw this.invalidKind('make-series', `unknown make-series kind '${kind}'`, kind, ['nonempty']);
     const aggs: { item: Assignment; defaultValue?: Expr }[] = [];
     do {
       const item = this.parseAssignment();
@@ -733,7 +893,8 @@ class Parser {
     }
     let by: Assignment[] = [];
     if (this.acceptIdent('by')) by = this.parseAssignments();
-    return { kind: 'make-series', aggs, on, from, to, step, by, span: on.span };
+    const nonempty = kind === 'nonempty' ? { nonempty: true } : {};
+    return { kind: 'make-series', aggs, on, from, to, step, by, ...nonempty, span: on.span };
   }
 
   private parseKindOption(option = 'kind'): string | undefined {
@@ -1466,6 +1627,7 @@ class Parser {
       this.expectPunct(')');
       return { kind: 'literal', type: 'dynamic', value, span: this.spanFrom(t.start) };
     }
+    if (name === 'toscalar') return this.parseToscalar(t);
     if (name === 'typeof') {
       this.advance();
       const tt = this.advance();
@@ -1508,6 +1670,25 @@ class Parser {
         return { kind: 'literal', type: 'string', value: lit.value, span };
     }
     return { kind: 'call', name, args, nameSpan: this.tokSpan(t), span };
+  }
+
+  /**
+   * `toscalar(T | ...)`: an `in` node with op `toscalar` whose subquery the caller runs before planning
+   * (ast.ts). `toscalar(expr)` of a scalar is the scalar itself.
+   */
+  private parseToscalar(nameTok: Token): Expr {
+    this.advance(); // (
+    const tabular = this.looksTabularInList() || this.looksTabular() || this.isIdent('print');
+    if (!tabular) {
+      const inner = this.parseExpr();
+      this.expectPunct(')');
+      return inner;
+    }
+    const subquery = this.parseTabular();
+    this.expectPunct(')');
+    const span = this.spanFrom(nameTok.start);
+    const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span: this.tokSpan(nameTok) };
+    return { kind: 'in', op: 'toscalar', left, list: [], subquery, span };
   }
 
   /** `datetime(...)` holds raw text (`2024-05-01 12:00:00`), so it is read from the source, not as tokens. */

@@ -8,10 +8,13 @@ import {
   closestName,
   type Assignment,
   type Expr,
+  type FunctionDefinition,
+  type FunctionInvocation,
   type NamePattern,
   type Operator,
   type Query,
   type SortKey,
+  type Statement,
   type TabularExpr,
   type TabularSource,
 } from '@quarry/apl';
@@ -40,7 +43,8 @@ import {
   canonicalFunctionName,
 } from './functions/scalar-signatures';
 import type { AggregateCall, AggregateNode, NamedExpr, PlanNode, SortKeySpec } from './nodes/plan-node';
-import { hasField, joinRowSource } from './nodes/plan-node';
+import { hasField, isSerialized, joinRowSource } from './nodes/plan-node';
+import { WINDOW_SIGNATURES, containsWindow, liftWindows, type CallExpr } from './window-binding';
 import { unifyTypes, type AplType, type Field } from './types';
 
 export interface PlanContext {
@@ -88,6 +92,8 @@ export interface BuiltPlan {
 }
 
 const ARITH_OPS = new Set(['+', '-', '*', '/', '%']);
+/** Rows a `range` may produce (they are planned as inline values). */
+const MAX_RANGE_ROWS = 100_000;
 const COMPARE_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const TIME_FIELD = '_time';
 /** Functions that take a regular expression, and the position of that argument. */
@@ -114,18 +120,251 @@ class PlanBuilder {
   private strictTypes = false;
   /** >0 while binding a virtual field's expression (see bindIsolated). */
   private isolated = 0;
+  /** User-defined functions in scope (`let f = (x: long) { ... };`). */
+  private readonly functions = new Map<string, FunctionDefinition>();
+  /** The user-defined functions being expanded (recursion is an error, as in Kusto). */
+  private readonly expanding: string[] = [];
+  /** Names of the hidden columns window functions are computed into. */
+  private windowColumns = 0;
 
   constructor(private readonly ctx: PlanContext) {}
 
   build(query: Query): BuiltPlan {
-    for (const st of query.statements) {
-      if (st.kind === 'set' && st.name === 'stricttypes') this.strictTypes = isTrueOption(st.value);
-      if (st.kind === 'let-scalar') this.scalarLets.set(st.name, this.bindExpr(st.expr, []));
-      else if (st.kind === 'let-tabular') this.tableLets.set(st.name, this.buildTabular(st.query));
-    }
+    for (const st of query.statements) this.applyStatement(st);
     const raw = this.buildTabular(query.body);
     const finalized = finalizeResult(raw, this.ctx.defaultLimit ?? 1000);
     return { root: finalized, datasets: this.datasets, aggregated: isAggregated(finalized) };
+  }
+
+  private applyStatement(st: Statement): void {
+    if (st.kind === 'set' && st.name === 'stricttypes') this.strictTypes = isTrueOption(st.value);
+    if (st.kind === 'let-scalar')
+      this.define(st.name, () => this.scalarLets.set(st.name, this.bindExpr(st.expr, [])));
+    else if (st.kind === 'let-tabular')
+      this.define(st.name, () => this.tableLets.set(st.name, this.buildTabular(st.query)));
+    else if (st.kind === 'let-function')
+      this.define(st.definition.name, () => this.functions.set(st.definition.name, st.definition));
+  }
+
+  /** A `let` hides an earlier binding of the same name of any kind (innermost wins). */
+  private define(name: string, bind: () => void): void {
+    this.scalarLets.delete(name);
+    this.tableLets.delete(name);
+    this.functions.delete(name);
+    bind();
+  }
+
+  // ---- user-defined functions ----
+
+  /**
+   * Runs `body` in a function's scope: its parameters bound to the call's arguments (as scalar lets),
+   * then its own `let` statements; every binding of the caller comes back afterwards.
+   */
+  private inFunctionScope<T>(
+    definition: FunctionDefinition,
+    args: PExpr[],
+    span: SourceSpan,
+    body: () => T,
+  ): T {
+    if (this.expanding.includes(definition.name)) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: definition.name, reason: 'a user-defined function cannot call itself' },
+        span,
+      );
+    }
+    const scalars = new Map(this.scalarLets);
+    const tables = new Map(this.tableLets);
+    const functions = new Map(this.functions);
+    this.expanding.push(definition.name);
+    try {
+      definition.params.forEach((p, i) => this.define(p.name, () => this.scalarLets.set(p.name, args[i])));
+      for (const st of definition.statements) this.applyStatement(st);
+      return body();
+    } finally {
+      this.expanding.pop();
+      this.scalarLets.clear();
+      scalars.forEach((v, k) => this.scalarLets.set(k, v));
+      this.tableLets.clear();
+      tables.forEach((v, k) => this.tableLets.set(k, v));
+      this.functions.clear();
+      functions.forEach((v, k) => this.functions.set(k, v));
+    }
+  }
+
+  /**
+   * The arguments of a user-defined function call: each bound in the caller's row context and converted
+   * to the parameter's type; a missing trailing argument takes the parameter's default (Kusto).
+   */
+  private functionArguments(
+    definition: FunctionDefinition,
+    argExprs: Expr[],
+    fields: Field[],
+    span: SourceSpan,
+  ): PExpr[] {
+    const params = definition.params;
+    const required = params.filter((p) => !p.defaultValue).length;
+    if (argExprs.length < required || argExprs.length > params.length) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name: definition.name, expected: arityText(required, params.length), got: argExprs.length },
+        span,
+      );
+    }
+    return params.map((p, i) => {
+      const given = argExprs[i];
+      const bound = given ? this.bindExpr(given, fields) : this.bindExpr(p.defaultValue!, []);
+      if (bound.type === p.type || p.type === 'dynamic') return bound;
+      if (bound.kind === 'lit' && bound.value === null) return lit(null, p.type);
+      const convert = CONVERSION_OF_TYPE[p.type];
+      if (bound.type === 'dynamic' || (isNumeric(bound.type) && isNumeric(p.type)))
+        return convert ? call(convert, [bound], p.type) : bound;
+      throw aplError(
+        'apl_type_mismatch',
+        { what: `argument '${p.name}' of '${definition.name}'`, expected: p.type, got: bound.type },
+        (given ?? p.defaultValue!).span,
+      );
+    });
+  }
+
+  /** `f(args)` of a scalar user-defined function: its body bound with the parameters set (no columns). */
+  private bindFunctionCall(definition: FunctionDefinition, e: CallExpr, fields: Field[]): PExpr {
+    if (definition.result.kind !== 'scalar') {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: e.name, reason: 'a tabular function cannot be used as a scalar' },
+        e.nameSpan,
+      );
+    }
+    const result = definition.result.expr;
+    const args = this.functionArguments(definition, e.args, fields, e.span);
+    // A scalar function sees only its parameters and lets, not the caller's columns (Kusto).
+    return this.inFunctionScope(definition, args, e.span, () => this.bindExpr(result, []));
+  }
+
+  /** A tabular user-defined function used as a source: its body built with the parameters set. */
+  private buildInvocation(invoke: FunctionInvocation): PlanNode {
+    const definition = invoke.definition;
+    const result = definition.result;
+    if (result.kind !== 'tabular') throw new Error('invocation of a scalar function');
+    const args = this.functionArguments(definition, invoke.args, [], invoke.span);
+    return this.inFunctionScope(definition, args, invoke.span, () => this.buildTabular(result.query));
+  }
+
+  /**
+   * `toscalar(T)`: the first value of the first column of T (run by the caller before planning, see
+   * PlanContext.subqueryValues); null when T has no rows.
+   */
+  private bindToscalar(subquery: TabularExpr): PExpr {
+    const plan = this.buildTabular(subquery);
+    const first = plan.schema[0];
+    if (!first) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'toscalar', reason: 'the subquery has no columns' },
+        subquery.span,
+      );
+    }
+    const values = this.ctx.subqueryValues?.(subquery) ?? [];
+    return lit(values.length > 0 ? values[0] : null, first.type);
+  }
+
+  // ---- window functions ----
+
+  /**
+   * Lifts the window calls of `exprs` into a window extend over `input` (innermost calls first, each a
+   * hidden column) and returns the expressions rewritten to read those columns. The input must be
+   * serialized (Kusto): sorted, a top, `serialize`d or inline rows.
+   */
+  private withWindows(input: PlanNode, exprs: Expr[]): { node: PlanNode; exprs: Expr[]; hidden: string[] } {
+    const calls: { name: string; call: CallExpr }[] = [];
+    const rewritten = exprs.map((e) =>
+      liftWindows(e, (c) => {
+        const name = `__window_${this.windowColumns++}`;
+        calls.push({ name, call: c });
+        return name;
+      }),
+    );
+    if (calls.length === 0) return { node: input, exprs, hidden: [] };
+    if (!isSerialized(input)) {
+      throw aplError(
+        'apl_invalid_argument',
+        {
+          name: calls[0].call.name,
+          reason: 'window functions need serialized rows: add | serialize or | sort by ... before',
+        },
+        calls[0].call.nameSpan,
+      );
+    }
+    let scope = input.schema;
+    const items: NamedExpr[] = [];
+    for (const { name, call: c } of calls) {
+      const expr = this.bindWindowCall(c, scope);
+      items.push({ name, expr });
+      scope = [...scope, { name, type: expr.type }];
+    }
+    const node: PlanNode = { kind: 'extend', input, items, schema: scope, window: true };
+    return { node, exprs: rewritten, hidden: calls.map((c) => c.name) };
+  }
+
+  private bindWindowCall(e: CallExpr, fields: Field[]): PExpr {
+    const sig = WINDOW_SIGNATURES.get(e.name)!;
+    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name: e.name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
+        e.span,
+      );
+    }
+    const args = e.args.map((a) => this.bindExpr(a, fields));
+    const isPrevNext = e.name === 'prev' || e.name === 'next';
+    if (isPrevNext && args[1]) {
+      const offset = this.constantOf(args[1], e.args[1].span, e.name);
+      if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0)
+        throw aplError(
+          'apl_invalid_argument',
+          { name: e.name, reason: 'the offset must be a non-negative integer constant' },
+          e.args[1].span,
+        );
+    }
+    if (e.name === 'row_cumsum' && !isNumeric(args[0].type) && args[0].type !== 'dynamic')
+      throw aplError(
+        'apl_type_mismatch',
+        { what: 'argument 1 of row_cumsum', expected: 'long or real', got: args[0].type },
+        e.args[0].span,
+      );
+    const restartAt = e.name === 'row_number' ? 1 : isPrevNext ? -1 : 1;
+    if (restartAt >= 0 && args[restartAt] && !['bool', 'dynamic'].includes(args[restartAt].type))
+      throw aplError(
+        'apl_type_mismatch',
+        { what: `restart argument of ${e.name}`, expected: 'bool', got: args[restartAt].type },
+        e.args[restartAt].span,
+      );
+    return call(e.name, args, sig.returns(args.map((a) => a.type)));
+  }
+
+  /** `extend` with window calls: item by item, each over a window extend of the rows so far. */
+  private buildWindowExtend(input: PlanNode, op: Extract<Operator, { kind: 'extend' }>): PlanNode {
+    let node = input;
+    const hidden: string[] = [];
+    for (const item of op.items) {
+      const lifted = this.withWindows(node, [item.expr]);
+      hidden.push(...lifted.hidden);
+      node = this.buildOperator(lifted.node, { ...op, items: [{ ...item, expr: lifted.exprs[0] }] });
+    }
+    return this.projectFields(
+      node,
+      node.schema.filter((f) => !hidden.includes(f.name)),
+    );
+  }
+
+  /** `serialize [items]`: the input in a defined order (scan order when it has none), then the items. */
+  private buildSerialize(input: PlanNode, op: Extract<Operator, { kind: 'serialize' }>): PlanNode {
+    const serialized: PlanNode = isSerialized(input)
+      ? input
+      : { kind: 'limit', input, count: Number.MAX_SAFE_INTEGER, schema: input.schema, serialize: true };
+    if (op.items.length === 0) return serialized;
+    return this.buildOperator(serialized, { kind: 'extend', items: op.items, span: op.span });
   }
 
   // ---- tabular ----
@@ -155,6 +394,7 @@ class PlanBuilder {
         return this.withVirtualFields(scan, s.name, s.span);
       }
       case 'subquery':
+        if (s.invoke) return this.buildInvocation(s.invoke);
         return this.buildTabular(s.query);
       case 'datatable': {
         const width = s.columns.length;
@@ -179,6 +419,8 @@ class PlanBuilder {
           rows: [items.map((i) => i.expr)],
         };
       }
+      case 'range':
+        return this.buildRange(s);
       case 'union': {
         const tables = s.tables.flatMap((t) =>
           t.source.kind === 'dataset-pattern' && t.operators.length === 0
@@ -199,6 +441,48 @@ class PlanBuilder {
         );
       }
     }
+  }
+
+  /**
+   * `range x from A to B step S` (Kusto): constant bounds of one type (long, real, datetime with a timespan
+   * step, timespan), the rows computed here as inline values; at most MAX_RANGE_ROWS of them.
+   */
+  private buildRange(s: Extract<TabularSource, { kind: 'range' }>): PlanNode {
+    const from = this.bindExpr(s.from, []);
+    const to = this.bindExpr(s.to, []);
+    const step = this.bindExpr(s.step, []);
+    const a = this.constantOf(from, s.from.span, 'range');
+    const b = this.constantOf(to, s.to.span, 'range');
+    const d = this.constantOf(step, s.step.span, 'range');
+    const numeric = (t: AplType) => t === 'long' || t === 'real';
+    const typesFit =
+      (numeric(from.type) && numeric(to.type) && numeric(step.type)) ||
+      (from.type === 'datetime' && to.type === 'datetime' && step.type === 'timespan') ||
+      (from.type === 'timespan' && to.type === 'timespan' && step.type === 'timespan');
+    if (!typesFit || typeof a !== 'number' || typeof b !== 'number' || typeof d !== 'number' || d === 0) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'range', reason: 'from, to and step must be constants of one type and step must not be 0' },
+        s.span,
+      );
+    }
+    const type: AplType =
+      from.type === 'datetime' || from.type === 'timespan'
+        ? from.type
+        : from.type === 'real' || to.type === 'real' || step.type === 'real'
+          ? 'real'
+          : 'long';
+    const count = Math.floor((b - a) / d) + 1;
+    if (count > MAX_RANGE_ROWS) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'range', reason: `more than ${MAX_RANGE_ROWS} rows` },
+        s.span,
+      );
+    }
+    const rows: PExpr[][] = [];
+    for (let i = 0; i < count; i++) rows.push([lit(a + i * d, type)]);
+    return { kind: 'values', schema: [{ name: s.column, type }], rows };
   }
 
   /**
@@ -370,7 +654,10 @@ class PlanBuilder {
 
   private buildOperator(input: PlanNode, op: Operator): PlanNode {
     const fields = input.schema;
+    if (operatorHasWindows(op)) return this.buildWithWindows(input, op);
     switch (op.kind) {
+      case 'serialize':
+        return this.buildSerialize(input, op);
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
       case 'search': {
@@ -606,8 +893,9 @@ class PlanBuilder {
         const schema = [...fields];
         const rightNames: (string | null)[] = [];
         for (const f of right.schema) {
-          const isKey = op.on.some((c) => c.right === f.name && (op.kind === 'lookup' || c.left === c.right));
-          if (isKey && (op.kind === 'lookup' || hasField(fields, f.name))) {
+          // `lookup` drops the right side's keys; `join` keeps them, renamed on a clash (`Key1`, Kusto).
+          const isKey = op.kind === 'lookup' && op.on.some((c) => c.right === f.name);
+          if (isKey) {
             rightNames.push(null);
             continue;
           }
@@ -638,6 +926,42 @@ class PlanBuilder {
         );
       }
     }
+  }
+
+  /** `extend`, `project` and `where` whose expressions call window functions. */
+  private buildWithWindows(input: PlanNode, op: Operator): PlanNode {
+    if (op.kind === 'extend') return this.buildWindowExtend(input, op);
+    if (op.kind === 'project') {
+      const lifted = this.withWindows(
+        input,
+        op.items.map((i) => i.expr),
+      );
+      const items = op.items.map((item, i) => ({
+        ...item,
+        // `project prev(a)` keeps Kusto's implicit name of the call, not the hidden column's.
+        name:
+          item.name ?? (item.expr.kind === 'call' && !item.names ? windowImplicitName(item.expr) : undefined),
+        expr: lifted.exprs[i],
+      }));
+      return this.buildOperator(lifted.node, { ...op, items });
+    }
+    if (op.kind === 'where') {
+      const lifted = this.withWindows(input, [op.predicate]);
+      const filtered = this.buildOperator(lifted.node, { ...op, predicate: lifted.exprs[0] });
+      return this.projectFields(
+        filtered,
+        filtered.schema.filter((f) => !lifted.hidden.includes(f.name)),
+      );
+    }
+    if (op.kind === 'serialize') {
+      const serialized = this.buildSerialize(input, { ...op, items: [] });
+      return this.buildWindowExtend(serialized, { kind: 'extend', items: op.items, span: op.span });
+    }
+    throw aplError(
+      'apl_invalid_argument',
+      { name: op.kind, reason: 'window functions are allowed in extend, project, where and serialize only' },
+      op.span,
+    );
   }
 
   private projectFields(input: PlanNode, keep: Field[]): PlanNode {
@@ -785,6 +1109,7 @@ class PlanBuilder {
       stepMs,
       startMs: bound(op.from),
       endMs: bound(op.to),
+      ...(op.nonempty ? { nonempty: true as const } : {}),
       schema,
     };
   }
@@ -1150,7 +1475,7 @@ class PlanBuilder {
       case 'literal':
         return lit(e.value, e.type);
       case 'name':
-        return this.bindName(e.name, e.quoted, fields, e.span);
+        return this.bindName(e.name, fields, e.span);
       case 'member': {
         const dotted = dottedName(e);
         if (dotted !== null && hasField(fields, dotted)) return col(dotted, fieldType(fields, dotted));
@@ -1202,6 +1527,7 @@ class PlanBuilder {
         }
         return this.bindBinary(e, fields);
       case 'in': {
+        if (e.op === 'toscalar' && e.subquery) return this.bindToscalar(e.subquery);
         if (e.subquery) return this.bindInSubquery(e.op, e.left, e.subquery, fields);
         const left = this.bindExpr(e.left, fields);
         const list = e.list.map((x) => this.bindExpr(x, fields));
@@ -1282,12 +1608,11 @@ class PlanBuilder {
     return root.kind === 'name' && (hasField(fields, root.name) || this.scalarLets.has(root.name));
   }
 
-  private bindName(name: string, quoted: boolean, fields: Field[], span: SourceSpan): PExpr {
+  private bindName(name: string, fields: Field[], span: SourceSpan): PExpr {
     if (hasField(fields, name)) return col(name, fieldType(fields, name));
-    if (!quoted) {
-      const bound = this.scalarLets.get(name);
-      if (bound) return bound;
-    }
+    // `['some number']` may name a `let` too (Kusto), when no column has that name.
+    const bound = this.scalarLets.get(name);
+    if (bound) return bound;
     if (this.lenientFields()) return col(name, 'dynamic');
     throw this.unknownField(name, fields, span);
   }
@@ -1393,6 +1718,15 @@ class PlanBuilder {
 
   private bindCall(e: Extract<Expr, { kind: 'call' }>, fields: Field[]): PExpr {
     const name = e.name;
+    const udf = this.functions.get(name);
+    if (udf) return this.bindFunctionCall(udf, e, fields);
+    if (WINDOW_SIGNATURES.has(name)) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name, reason: 'window functions are allowed in extend, project, where and serialize only' },
+        e.nameSpan,
+      );
+    }
     if (AGGREGATE_SIGNATURES.has(name)) {
       throw aplError('apl_aggregate_not_allowed', { name }, e.nameSpan);
     }
@@ -1555,6 +1889,31 @@ function liftAggregates(e: Expr, replace: (call: Extract<Expr, { kind: 'call' }>
     }
   };
   return walk(e);
+}
+
+/** Whether an operator's expressions call window functions (they need a window extend first). */
+function operatorHasWindows(op: Operator): boolean {
+  switch (op.kind) {
+    case 'extend':
+    case 'project':
+    case 'serialize':
+      return op.items.some((i) => containsWindow(i.expr));
+    case 'where':
+      return containsWindow(op.predicate);
+    default:
+      return false;
+  }
+}
+
+/** Kusto's column name for a bare call in `project`: `prev_a` for `prev(a)`, else the function name. */
+function windowImplicitName(e: Extract<Expr, { kind: 'call' }>): string | undefined {
+  if (!WINDOW_SIGNATURES.has(e.name)) return undefined;
+  const first = e.args[0];
+  return first?.kind === 'name' ? `${e.name}_${first.name}` : e.name;
+}
+
+function isNumeric(t: AplType): boolean {
+  return t === 'long' || t === 'real';
 }
 
 function escapeRegExp(s: string): string {
@@ -1726,7 +2085,8 @@ function finalizeResult(root: PlanNode, defaultLimit: number): PlanNode {
   const bottom = n;
   const rawStream =
     bottom.kind === 'scan' || (bottom.kind === 'union' && bottom.inputs.every((i) => i.kind === 'scan'));
-  const hasLimit = chain.some((c) => c.kind === 'limit') || bottom.kind === 'top';
+  // A `serialize` (a limit of every row) is no row cap: the default limit still applies.
+  const hasLimit = chain.some((c) => c.kind === 'limit' && !c.serialize) || bottom.kind === 'top';
   if (rawStream) {
     const timeDesc: SortKeySpec[] = [{ expr: col(TIME_FIELD, 'datetime'), desc: true, nullsFirst: false }];
     // Rebuild the chain bottom-up, ordering the stream at the highest point where `_time` still exists.

@@ -63,7 +63,8 @@ export class MakeListAggregator implements Aggregator {
  * `arg_max(expr, c1, ...)`: the row with the largest (smallest) expr; outputs expr and the columns. Each
  * kept row remembers the column kinds it was read with, because a field can change kind between batches
  * (a column of nulls in one batch, an array in the next): an output column takes the kind of the values it
- * holds, `dynamic` when they differ, and its static type when it holds only nulls.
+ * holds, `dynamic` when they differ, and its static type when it holds only nulls. A group whose expr is
+ * null in every row answers its first row (Kusto's arg_max page: null expr, the first row's columns).
  */
 export class ArgExtremeAggregator implements Aggregator {
   private best: (number | string)[] = [];
@@ -82,8 +83,14 @@ export class ArgExtremeAggregator implements Aggregator {
     for (let i = 0; i < n; i++) {
       if (!rowPasses(predicate, i)) continue;
       const v = readValue(target, i);
-      if (typeof v !== 'number' && typeof v !== 'string') continue;
       const g = groups[i];
+      if (typeof v !== 'number' && typeof v !== 'string') {
+        if (this.rows[g] === undefined) {
+          this.rows[g] = args.map((c) => readValue(c, i));
+          this.rowKinds[g] = kinds;
+        }
+        continue;
+      }
       const cur = this.best[g];
       if (cur !== undefined && !(this.wantMax ? v > cur : v < cur)) continue;
       this.best[g] = v;
@@ -100,6 +107,13 @@ export class ArgExtremeAggregator implements Aggregator {
       if (cur !== undefined && !(this.wantMax ? v > cur : v < cur)) return;
       this.best[t] = v;
       this.rows[t] = o.rows[g];
+      this.rowKinds[t] = o.rowKinds[g];
+    });
+    // Groups where the other part saw only null exprs: its first row, unless this part has one.
+    o.rows.forEach((row, g) => {
+      const t = groupMap[g];
+      if (o.best[g] !== undefined || this.rows[t] !== undefined) return;
+      this.rows[t] = row;
       this.rowKinds[t] = o.rowKinds[g];
     });
   }

@@ -36,7 +36,11 @@ export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env:
   };
   let grouped: ColumnBatch | null = null;
   for await (const b of aggregate(input, inner, env)) grouped = b;
-  if (!grouped) return;
+  if (!grouped || grouped.length === 0) {
+    // `kind=nonempty` (Kusto): an empty input still gives the series of defaults (one row, no keys).
+    if (node.nonempty && node.keys.length === 0) yield defaultsRow(node);
+    return;
+  }
   const bucketCol = grouped.columns.get(BUCKET)!;
   // Absolute bucket start of each grouped row.
   const absolute: (number | null)[] = [];
@@ -95,4 +99,22 @@ export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env:
     ),
   );
   yield { length: keyRows.length, columns };
+}
+
+/** One row of series holding only the defaults over [startMs, endMs) (`kind=nonempty` on empty input). */
+function defaultsRow(node: MakeSeriesNode): ColumnBatch {
+  const start = node.startMs ?? 0;
+  const end = node.endMs ?? start;
+  const count = Math.max(0, Math.min(MAX_BUCKETS, Math.ceil((end - start) / node.stepMs)));
+  const timestamps: unknown[] = [];
+  for (let s = 0; s < count; s++) {
+    const t = start + s * node.stepMs;
+    timestamps.push(node.time.type === 'datetime' ? formatRfc3339(t) : t);
+  }
+  const columns = new Map<string, Column>();
+  node.aggs.forEach((a, j) =>
+    columns.set(a.outputs[0].name, buildColumn([new Array(count).fill(node.defaults[j])], 'dynamic')),
+  );
+  columns.set(node.timeName, buildColumn([timestamps], 'dynamic'));
+  return { length: 1, columns };
 }

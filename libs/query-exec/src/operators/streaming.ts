@@ -22,6 +22,7 @@ import { asBool } from '../eval/logic';
 import { directSelection } from '../eval/direct-select';
 import type { BatchStream, ExecEnv } from './exec-env';
 import { blockPruning } from '../pruning/block-pruning';
+import { windowExtend } from './window';
 
 function checkAbort(env: ExecEnv): void {
   if (env.signal?.aborted) throw new QuarryError('unavailable', 'query aborted', { code: 'query_aborted' });
@@ -80,6 +81,10 @@ function evaluateItems(items: NamedExpr[], batch: ColumnBatch, env: ExecEnv): Ma
 }
 
 export async function* extend(input: BatchStream, node: ExtendNode, env: ExecEnv): BatchStream {
+  if (node.window) {
+    yield* windowExtend(input, node, env);
+    return;
+  }
   for await (const batch of input) {
     // Sequential: each item sees the columns computed by the items before it.
     const columns = new Map(batch.columns);

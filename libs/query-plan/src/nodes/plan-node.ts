@@ -64,6 +64,11 @@ export interface ExtendNode {
   schema: Field[];
   /** The dataset's virtual fields: items no operator above reads are dropped by projection pushdown. */
   virtual?: true;
+  /**
+   * Window functions (`prev`, `row_number`, ...): each item is one window call over every input row in
+   * order. Not row-wise: filters stay above it, and its input is serialized (see `isSerialized`).
+   */
+  window?: true;
 }
 
 export interface ProjectNode {
@@ -97,6 +102,11 @@ export interface LimitNode {
   schema: Field[];
   /** Added by the planner (default result cap), not written in the query. */
   implicit?: boolean;
+  /**
+   * `serialize` over an unordered input: every row (count is MAX_SAFE_INTEGER), read in scan order —
+   * a take is never split out of order, so the window functions above see one well-defined order.
+   */
+  serialize?: true;
 }
 
 export interface TopNode {
@@ -168,6 +178,8 @@ export interface MakeSeriesNode {
   stepMs: number;
   startMs: number | null;
   endMs: number | null;
+  /** `kind=nonempty`: an empty input gives one row of default series (without `by` keys). */
+  nonempty?: true;
   schema: Field[];
 }
 
@@ -224,4 +236,33 @@ export function joinRowSource(node: JoinNode): PlanNode {
 
 export function hasField(schema: Field[], name: string): boolean {
   return schema.some((f) => f.name === name);
+}
+
+/**
+ * Whether a node's rows come in a defined order that window functions may use (Kusto's serialized row
+ * set): the output of sort, top, `serialize` or inline rows, through operators that keep the order.
+ */
+export function isSerialized(node: PlanNode): boolean {
+  let n: PlanNode = node;
+  for (;;) {
+    switch (n.kind) {
+      case 'sort':
+      case 'top':
+      case 'values':
+        return true;
+      case 'limit':
+        if (n.serialize) return true;
+        n = n.input;
+        break;
+      case 'filter':
+      case 'extend':
+      case 'project':
+      case 'mv-expand':
+      case 'parse':
+        n = n.input;
+        break;
+      default:
+        return false;
+    }
+  }
 }

@@ -22,7 +22,8 @@ function push(node: PlanNode): PlanNode {
     });
   }
   // A predicate over the whole row (`search "x"`, `* has "x"`) reads the extended columns too.
-  if (input.kind === 'extend' && !readsAllColumns(node.predicate)) {
+  // Window functions see every row of their input: a filter above one stays above it.
+  if (input.kind === 'extend' && !input.window && !readsAllColumns(node.predicate)) {
     const reads = columnsOf(node.predicate);
     if (input.items.every((i) => !reads.has(i.name))) {
       const pushed = push({
