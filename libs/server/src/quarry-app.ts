@@ -18,6 +18,7 @@ import { AuthService } from './auth/auth.service';
 import { bootstrapIdentity, type BootstrapResult } from './auth/bootstrap';
 import type { QuarryConfig, Role } from './config/config';
 import { HealthController } from './health/health.controller';
+import { BackupController } from './storage/backup.controller';
 import { QuarryMetrics } from './observability/metrics';
 import { MetricsController } from './observability/metrics.controller';
 import { VirtualFieldCache } from './catalog/vfields.cache';
@@ -57,7 +58,12 @@ class QuarryModule {
     const providers = [...new Set(roles.flatMap((r) => r.providers))];
     return {
       module: QuarryModule,
-      controllers: [HealthController, MetricsController, ...roles.flatMap((r) => r.controllers)],
+      controllers: [
+        HealthController,
+        MetricsController,
+        BackupController,
+        ...roles.flatMap((r) => r.controllers),
+      ],
       providers: [
         { provide: QUARRY_CONFIG, useValue: config },
         { provide: STORAGE_RUNTIME, useValue: storage },
