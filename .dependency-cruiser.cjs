@@ -41,7 +41,15 @@ module.exports = {
     only('k8s-api', []),
     only('k8s-kit', []),
     only('operator', ['k8s-api', 'k8s-kit']),
-    only('gateway', ['common']),
+    only('gateway', ['common', 'console-static']),
+    only('console-static', []),
+    // The web console is a browser app over the public HTTP API: it imports no server code.
+    {
+      name: 'console-uses-only-the-http-api',
+      severity: 'error',
+      from: { path: '^apps/console/' },
+      to: { path: '^(libs|apps/(?!console/))' },
+    },
     // Each role's HTTP surface sits on the node runtime (server) and never on another role.
     only('ingest-node', ['common', 'contracts', 'ingest-core', 'metrics-store', 'nest-kit', 'server']),
     only('query-node', ['common', 'contracts', 'metrics-store', 'mpl', 'nest-kit', 'query', 'server']),

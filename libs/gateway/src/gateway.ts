@@ -1,5 +1,6 @@
 import fastify, { LogController } from 'fastify';
 import replyFrom from '@fastify/reply-from';
+import { registerConsole } from '@quarry/console-static';
 import type { GatewayConfig, GatewayLogLevel } from './config';
 import { forward } from './forward';
 import { GatewayMetrics } from './gateway-metrics';
@@ -71,6 +72,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     return reply.code(status).send({ code: status, message: err.message, error: err.code });
   });
 
+  // The web console at `/` and every path outside the API (its SPA fallback), before any forwarding.
+  registerConsole(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const summary = Object.fromEntries(
