@@ -1,0 +1,515 @@
+#!/usr/bin/env node
+// Soak (issue 17): steady ingest from several clients (JSON, NDJSON, CSV, each also gzip), queries and
+// management calls (/v2 datasets, dashboards, tokens) against the built standalone server, which is
+// SIGKILLed and restarted at once on a fixed cadence. At the end every acknowledged batch must be stored
+// exactly once, every restart must have come back, no request may have been answered 500, and the
+// server's memory must not grow once warm (least-squares slope of RSS after warm-up).
+//
+//   npm run soak -- --minutes 30                   (about 100 kill/restart cycles at the default cadence)
+//   npm run soak -- --minutes 2 --json out.json    (what `npm test` runs, test/e2e/soak.test.ts)
+//
+// Options: --minutes N (default 2), --clients N ingest clients (default 4), --kill-every S seconds of
+// uptime between kills (default 8, so a cycle with a restart takes 10-18 s here; 0 = never), --batch N events per request (default 100), --json FILE
+// (the report as JSON), --data-dir DIR (default a fresh temp dir, removed at the end unless --keep).
+// Exit code 0 when every invariant held, 1 otherwise.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MAIN = path.join(here, '..', 'apps', 'standalone', 'dist', 'main.js');
+const TOKEN = 'xaat-soak-0000-0000-000000000001';
+const DATASET = 'soak';
+const MiB = 1024 * 1024;
+
+function parseArgs(argv) {
+  const opts = { minutes: 2, clients: 4, killEvery: 8, batch: 100, json: null, dataDir: null, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--minutes') opts.minutes = Number(next());
+    else if (arg === '--clients') opts.clients = Number(next());
+    else if (arg === '--kill-every') opts.killEvery = Number(next());
+    else if (arg === '--batch') opts.batch = Number(next());
+    else if (arg === '--json') opts.json = next();
+    else if (arg === '--data-dir') opts.dataDir = next();
+    else if (arg === '--keep') opts.keep = true;
+    else throw new Error(`unknown option ${arg}`);
+  }
+  for (const k of ['minutes', 'clients', 'killEvery', 'batch']) {
+    if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
+  }
+  return opts;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  const server = net.createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+function rssBytes(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Least-squares slope of y over x. */
+function slope(points) {
+  const n = points.length;
+  if (n < 2) return 0;
+  let sx = 0;
+  let sy = 0;
+  for (const [x, y] of points) {
+    sx += x;
+    sy += y;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) * (x - mx);
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+/** The standalone server as a child process on a fixed port and data directory, killed and restarted. */
+class Server {
+  constructor(port, dataDir) {
+    this.port = port;
+    this.dataDir = dataDir;
+    this.child = null;
+    this.startedAt = 0;
+    this.lives = 0;
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  async start(timeoutMs = 120_000) {
+    this.child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        QUARRY_DATA_DIR: this.dataDir,
+        QUARRY_BOOTSTRAP_TOKEN: TOKEN,
+        QUARRY_LOG_LEVEL: 'error',
+        QUARRY_COMPACT_INTERVAL_MS: '1000',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    this.child.stderr.on('data', (d) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    const child = this.child;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`server exited while starting (code ${child.exitCode}): ${stderr.trim()}`);
+      }
+      try {
+        if ((await fetch(`${this.url}/readyz`)).status === 200) {
+          this.startedAt = Date.now();
+          this.lives++;
+          return;
+        }
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+    throw new Error(`server not ready after ${timeoutMs} ms: ${stderr.trim()}`);
+  }
+
+  async kill(signal = 'SIGKILL') {
+    const child = this.child;
+    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  }
+
+  get pid() {
+    return this.child?.pid ?? 0;
+  }
+}
+
+/** Requests with a per-kind latency record and status histogram. */
+class Recorder {
+  constructor() {
+    this.statuses = {};
+    this.latencies = { ingest: [], query: [], management: [] };
+    /** The first answer of each error status, to tell what went wrong. */
+    this.samples = {};
+  }
+
+  async call(kind, url, init) {
+    const started = performance.now();
+    let res;
+    try {
+      res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
+    } catch (err) {
+      // Refused: the server is down and the request never left; anything else may have reached it.
+      const refused = err?.cause?.code === 'ECONNREFUSED';
+      const key = refused ? 'refused' : 'network';
+      this.statuses[key] = (this.statuses[key] ?? 0) + 1;
+      return refused ? { status: 0, text: '' } : null;
+    }
+    const text = await res.text().catch(() => '');
+    this.latencies[kind].push(performance.now() - started);
+    this.statuses[res.status] = (this.statuses[res.status] ?? 0) + 1;
+    if (res.status >= 400 && !(res.status in this.samples))
+      this.samples[res.status] =
+        `${init?.method} ${url.replace(/^http:\/\/[^/]+/, '')}: ${text.slice(0, 300)}`;
+    return { status: res.status, text };
+  }
+}
+
+const FORMATS = ['json', 'ndjson', 'csv'];
+
+/** One batch of events in one of the formats, optionally gzipped. */
+function encodeBatch(format, gzip, events) {
+  let body;
+  let type;
+  if (format === 'json') {
+    body = JSON.stringify(events);
+    type = 'application/json';
+  } else if (format === 'ndjson') {
+    body = events.map((e) => JSON.stringify(e)).join('\n');
+    type = 'application/x-ndjson';
+  } else {
+    body = ['b,c,seq,msg', ...events.map((e) => `${e.b},${e.c},${e.seq},${e.msg}`)].join('\n');
+    type = 'text/csv';
+  }
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': type };
+  if (gzip) {
+    headers['content-encoding'] = 'gzip';
+    return { headers, body: gzipSync(body) };
+  }
+  return { headers, body };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-soak-'));
+  const server = new Server(await freePort(), dataDir);
+  const rec = new Recorder();
+  const runMs = opts.minutes * 60_000;
+  const log = (line) => process.stderr.write(`[soak ${((Date.now() - t0) / 1000).toFixed(0)}s] ${line}\n`);
+
+  const t0 = Date.now();
+  await server.start();
+  const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  const created = await rec.call('management', `${server.url}/v2/datasets`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: DATASET }),
+  });
+  if (created?.status !== 200) throw new Error(`could not create the dataset: ${created?.text}`);
+
+  /** Batches acknowledged (200 with every event ingested), and batches whose outcome is unknown. */
+  const acked = new Map();
+  const indeterminate = new Map();
+  let stop = false;
+  let ackedEvents = 0;
+
+  const ingestClient = async (c) => {
+    for (let seq = 0; !stop; seq++) {
+      const format = FORMATS[seq % FORMATS.length];
+      const gzip = Math.floor(seq / FORMATS.length) % 2 === 1;
+      const b = `c${c}-b${seq}`;
+      const events = Array.from({ length: opts.batch }, (_, i) => ({
+        b,
+        c: `c${c}`,
+        seq: i,
+        msg: `soak-${format}${gzip ? '-gz' : ''}-${i}`,
+      }));
+      const { headers, body } = encodeBatch(format, gzip, events);
+      const res = await rec.call('ingest', `${server.url}/v1/datasets/${DATASET}/ingest`, {
+        method: 'POST',
+        headers,
+        body,
+      });
+      if (res === null || res.status === 0) {
+        if (res === null) indeterminate.set(b, events.length);
+        await sleep(100);
+        continue;
+      }
+      if (res.status === 200) {
+        const status = JSON.parse(res.text);
+        if (status.ingested !== events.length)
+          throw new Error(`batch ${b} (${format}) ingested ${status.ingested}: ${res.text}`);
+        acked.set(b, events.length);
+        ackedEvents += events.length;
+      } else {
+        await sleep(100);
+      }
+    }
+  };
+
+  const queryClient = async () => {
+    const apls = [
+      `['${DATASET}'] | count`,
+      `['${DATASET}'] | summarize count() by c`,
+      `['${DATASET}'] | where seq < 5 | summarize count() by bin_auto(_time)`,
+      `['${DATASET}'] | sort by _time desc | take 20`,
+    ];
+    for (let i = 0; !stop; i++) {
+      await rec.call('query', `${server.url}/v1/datasets/_apl?format=tabular`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ apl: apls[i % apls.length] }),
+      });
+      await sleep(200);
+    }
+  };
+
+  const managementClient = async () => {
+    for (let i = 0; !stop; i++) {
+      const call = (method, p, body) =>
+        rec.call('management', `${server.url}${p}`, {
+          method,
+          headers: admin,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const name = `soak-m${i}`;
+      await call('POST', '/v2/datasets', { name });
+      await call('GET', '/v2/datasets');
+      await call('DELETE', `/v2/datasets/${name}`);
+      await call('POST', '/v2/dashboards', {
+        uid: `soak-d${i % 20}`,
+        overwrite: true,
+        dashboard: {
+          name: `soak ${i}`,
+          owner: 'X-AXIOM-EVERYONE',
+          charts: [{ id: 'c1', type: 'Note', text: `run ${i}` }],
+          layout: [{ i: 'c1', x: 0, y: 0, w: 6, h: 4 }],
+          refreshTime: 60,
+          schemaVersion: 2,
+          timeWindowStart: 'qr-now-1h',
+          timeWindowEnd: 'qr-now',
+        },
+      });
+      await call('GET', '/v2/dashboards');
+      const token = await call('POST', '/v2/tokens', {
+        name: `soak-t${i}`,
+        datasetCapabilities: { [DATASET]: { ingest: ['create'] } },
+      });
+      if (token?.status === 200) {
+        const { id } = JSON.parse(token.text);
+        await call('GET', '/v2/tokens');
+        await call('DELETE', `/v2/tokens/${id}`);
+      }
+      await sleep(300);
+    }
+  };
+
+  // RSS of the live server every second, tagged with the time since the process started.
+  const rss = [];
+  const sampler = setInterval(() => {
+    if (server.startedAt === 0) return;
+    const bytes = rssBytes(server.pid);
+    if (bytes > 0)
+      rss.push({
+        t: (Date.now() - t0) / 1000,
+        uptime: (Date.now() - server.startedAt) / 1000,
+        life: server.lives,
+        bytes,
+      });
+  }, 1000);
+
+  const restarts = { attempted: 0, cameBack: 0, failures: [], startMs: [] };
+  const killer = async () => {
+    if (opts.killEvery <= 0) return;
+    while (!stop) {
+      const wait = server.startedAt + opts.killEvery * 1000 - Date.now();
+      if (wait > 0) await sleep(Math.min(wait, 500));
+      if (stop || Date.now() < server.startedAt + opts.killEvery * 1000) continue;
+      restarts.attempted++;
+      await server.kill('SIGKILL');
+      server.startedAt = 0;
+      const started = Date.now();
+      try {
+        await server.start();
+        restarts.cameBack++;
+        restarts.startMs.push(Date.now() - started);
+      } catch (err) {
+        restarts.failures.push(err.message);
+        log(`restart ${restarts.attempted} failed: ${err.message}`);
+        try {
+          await server.start(); // try once more so the run can go on and count the rest
+        } catch {
+          stop = true;
+        }
+      }
+      if (restarts.attempted % 10 === 0)
+        log(`${restarts.attempted} restarts, ${ackedEvents} events acknowledged`);
+    }
+  };
+
+  const workers = [
+    ...Array.from({ length: opts.clients }, (_, c) => ingestClient(c)),
+    queryClient(),
+    managementClient(),
+    killer(),
+  ];
+  const timer = setTimeout(() => (stop = true), runMs);
+  const outcome = await Promise.allSettled(workers);
+  clearTimeout(timer);
+  stop = true;
+  clearInterval(sampler);
+  const crashed = outcome
+    .filter((o) => o.status === 'rejected')
+    .map((o) => String(o.reason?.message ?? o.reason));
+
+  // Checking: the server is up (restart it if a kill raced the end), then every acknowledged batch must
+  // be stored exactly once; an indeterminate batch may be stored or not, but never partly or twice.
+  if (server.startedAt === 0) await server.start();
+  const check = await rec.call('query', `${server.url}/v1/datasets/_apl?format=tabular`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ apl: `['${DATASET}'] | summarize n = count() by b` }),
+  });
+  if (check?.status !== 200) throw new Error(`the check query failed: ${check?.text}`);
+  const table = JSON.parse(check.text).tables[0];
+  const bCol = table.fields.findIndex((f) => f.name === 'b');
+  const nCol = table.fields.findIndex((f) => f.name === 'n');
+  const stored = new Map();
+  for (let r = 0; r < table.columns[bCol].length; r++)
+    stored.set(table.columns[bCol][r], Number(table.columns[nCol][r]));
+  let lost = 0;
+  let duplicated = 0;
+  let partial = 0;
+  let presentEvents = 0;
+  for (const [b, n] of acked) {
+    const got = stored.get(b) ?? 0;
+    presentEvents += Math.min(got, n);
+    if (got < n) lost += n - got;
+    if (got > n) duplicated += got - n;
+  }
+  let indeterminateStored = 0;
+  for (const [b, n] of indeterminate) {
+    const got = stored.get(b) ?? 0;
+    if (got === n) indeterminateStored++;
+    else if (got !== 0) partial++;
+  }
+  for (const [b, got] of stored) {
+    if (!acked.has(b) && !indeterminate.has(b)) duplicated += got; // stored without ever being sent
+  }
+
+  // Memory: each process's warm RSS (the median of its samples 3 s or more into its life), after the
+  // run's warm-up (its first fifth, at least 20 s), regressed over the run's time. Restarts reset a
+  // process's memory, so growth that survives them (more data stored, more of it replayed) shows here;
+  // without kills (--kill-every 0) this is the one process's slope.
+  const warmupS = Math.max(20, runMs / 1000 / 5);
+  const lives = new Map();
+  for (const s of rss) {
+    if (s.t < warmupS || s.uptime < 3) continue;
+    if (!lives.has(s.life)) lives.set(s.life, []);
+    lives.get(s.life).push(s);
+  }
+  const warm =
+    opts.killEvery > 0
+      ? [...lives.values()].map((xs) => {
+          const bytes = xs.map((x) => x.bytes).sort((a, b) => a - b);
+          return { t: xs[xs.length - 1].t, bytes: bytes[Math.floor(bytes.length / 2)] };
+        })
+      : rss.filter((s) => s.t >= warmupS);
+  const slopeBytesPerS = slope(warm.map((s) => [s.t, s.bytes]));
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const lat = Object.fromEntries(
+    Object.entries(rec.latencies).map(([k, xs]) => {
+      const s = sorted(xs);
+      return [k, { count: s.length, p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)) }];
+    }),
+  );
+  const byMinute = [];
+  for (const s of rss) {
+    const m = Math.floor(s.t / 60);
+    byMinute[m] = Math.max(byMinute[m] ?? 0, s.bytes);
+  }
+  const report = {
+    minutes: opts.minutes,
+    clients: opts.clients,
+    killEverySeconds: opts.killEvery,
+    acknowledgedBatches: acked.size,
+    acknowledgedEvents: ackedEvents,
+    presentEvents,
+    lostEvents: lost,
+    duplicatedEvents: duplicated,
+    indeterminateBatches: indeterminate.size,
+    indeterminateStored,
+    partialBatches: partial,
+    statuses: rec.statuses,
+    http500: rec.statuses[500] ?? 0,
+    errorSamples: rec.samples,
+    latencyMs: lat,
+    restarts: {
+      attempted: restarts.attempted,
+      cameBack: restarts.cameBack,
+      failures: restarts.failures,
+      startP50Ms: Math.round(percentile(sorted(restarts.startMs), 50)),
+      startMaxMs: Math.round(Math.max(0, ...restarts.startMs)),
+    },
+    rss: {
+      peakMiB: +(Math.max(0, ...rss.map((s) => s.bytes)) / MiB).toFixed(1),
+      maxByMinuteMiB: byMinute.map((b) => +((b ?? 0) / MiB).toFixed(1)),
+      warmSamples: warm.length,
+      slopeMiBPerMinute: +((slopeBytesPerS * 60) / MiB).toFixed(2),
+    },
+    clientCrashes: crashed,
+  };
+  report.ok =
+    lost === 0 &&
+    duplicated === 0 &&
+    partial === 0 &&
+    report.http500 === 0 &&
+    restarts.failures.length === 0 &&
+    crashed.length === 0;
+
+  await server.kill('SIGTERM');
+  if (!opts.keep && opts.dataDir === null) fs.rmSync(dataDir, { recursive: true, force: true });
+
+  if (opts.json) fs.writeFileSync(opts.json, JSON.stringify(report, null, 2));
+  const lines = [
+    `soak: ${opts.minutes} min, ${opts.clients} ingest clients, SIGKILL every ${opts.killEvery} s of uptime`,
+    `  events: ${ackedEvents} acknowledged, ${presentEvents} of them present, ${lost} lost, ${duplicated} duplicated; ${indeterminate.size} indeterminate batches (${indeterminateStored} stored whole, ${partial} partly)`,
+    `  restarts: ${restarts.cameBack}/${restarts.attempted} came back (start p50 ${report.restarts.startP50Ms} ms, max ${report.restarts.startMaxMs} ms)`,
+    `  statuses: ${JSON.stringify(rec.statuses)}`,
+    `  latency ms: ${Object.entries(lat)
+      .map(([k, v]) => `${k} p50 ${v.p50} p99 ${v.p99} (n=${v.count})`)
+      .join('; ')}`,
+    `  rss: peak ${report.rss.peakMiB} MiB, per-minute max ${report.rss.maxByMinuteMiB.join(' ')} MiB, slope after warm-up ${report.rss.slopeMiBPerMinute} MiB/min`,
+    `  ${report.ok ? 'OK' : 'FAILED'}${crashed.length ? ` (client errors: ${crashed.join('; ')})` : ''}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exitCode = report.ok ? 0 : 1;
+}
+
+main().catch((err) => {
+  process.stderr.write(`soak failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});
