@@ -3,6 +3,7 @@ import { Logger, Module, type DynamicModule, type Provider, type Type } from '@n
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastify from 'fastify';
+import { registerConsole } from '@quarry/console-static';
 import {
   Admission,
   loadAdmissionLimits,
@@ -114,6 +115,8 @@ export async function startQuarry(
   });
   registerRawBodyParser(instance, config.maxBodyBytes);
   registerAdmission(instance, admission);
+  // The standalone server serves the web console at `/` (in a cluster the gateway does).
+  if (config.shape === 'embedded') registerConsole(instance);
   const adapter = new FastifyAdapter(instance);
   const app = await NestFactory.create<NestFastifyApplication>(
     QuarryModule.forRoles(config, storage, modules, admission),
