@@ -146,8 +146,11 @@ export type Operator =
       kind: 'parse-kv';
       source: Expr;
       keys: { name: string; type: AplType; span: SourceSpan }[];
-      pairDelimiter: string;
-      kvDelimiter: string;
+      /** Both or neither: without them any non-alphanumeric character separates (Kusto). */
+      pairDelimiter?: string;
+      kvDelimiter?: string;
+      /** `with (regex=...)`: two groups, the key and the value. */
+      regex?: string;
       quote: string;
       escape?: string;
       greedy: boolean;

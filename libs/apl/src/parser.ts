@@ -134,6 +134,8 @@ const TYPE_NAMES: Record<string, AplType> = {
   timespan: 'timespan',
   time: 'timespan',
   dynamic: 'dynamic',
+  // Kusto's guid: Quarry has no guid type, a guid is its text (`parse-kv ... as (id: guid)`).
+  guid: 'string',
 };
 
 const TYPE_NAME_LIST = Object.keys(TYPE_NAMES);
@@ -915,7 +917,10 @@ class Parser {
     return aplError('apl_invalid_argument', { name, reason, suggestion: closestName(value, allowed) }, span);
   }
 
-  /** `parse-kv Expr as (k1[:type], ...) with (pair_delimiter=..., kv_delimiter=... [, quote=..., escape=..., greedy=...])`. */
+  /**
+   * `parse-kv Expr as (k1[:type], ...) [with (pair_delimiter=..., kv_delimiter=... [, quote=..., escape=...,
+   * greedy=...]) | with (quote=..., escape=...) | with (regex=...)]`.
+   */
   private parseParseKv(): Operator {
     const source = this.parseExpr();
     this.expectIdent('as');
@@ -941,6 +946,7 @@ class Parser {
       'quote',
       'escape',
       'greedy',
+      'regex',
     ]);
     const text = (name: string) => {
       const v = options.get(name);
@@ -955,10 +961,19 @@ class Parser {
     };
     const pairDelimiter = text('pair_delimiter');
     const kvDelimiter = text('kv_delimiter');
-    if (pairDelimiter === undefined || kvDelimiter === undefined) {
+    const regex = text('regex');
+    // Kusto's three modes: both delimiters, neither (any non-alphanumeric character separates), a regex.
+    if ((pairDelimiter === undefined) !== (kvDelimiter === undefined)) {
       throw aplError(
         'apl_invalid_argument',
-        { name: 'parse-kv', reason: 'with (pair_delimiter=..., kv_delimiter=...) is required' },
+        { name: 'parse-kv', reason: 'pair_delimiter and kv_delimiter go together' },
+        this.spanFrom(source.span.start),
+      );
+    }
+    if (regex !== undefined && (pairDelimiter !== undefined || options.has('greedy'))) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'parse-kv', reason: 'regex= does not combine with delimiters or greedy' },
         this.spanFrom(source.span.start),
       );
     }
@@ -975,6 +990,7 @@ class Parser {
       keys,
       pairDelimiter,
       kvDelimiter,
+      regex,
       quote: text('quote') ?? '',
       escape: text('escape'),
       greedy: greedy?.value === true,

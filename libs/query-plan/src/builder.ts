@@ -42,7 +42,14 @@ import {
   SCALAR_SIGNATURES,
   canonicalFunctionName,
 } from './functions/scalar-signatures';
-import type { AggregateCall, AggregateNode, NamedExpr, PlanNode, SortKeySpec } from './nodes/plan-node';
+import type {
+  AggregateCall,
+  AggregateNode,
+  NamedExpr,
+  ParseKvOptions,
+  PlanNode,
+  SortKeySpec,
+} from './nodes/plan-node';
 import { hasField, isSerialized, joinRowSource } from './nodes/plan-node';
 import { WINDOW_SIGNATURES, containsWindow, liftWindows, type CallExpr } from './window-binding';
 import { unifyTypes, type AplType, type Field } from './types';
@@ -585,29 +592,25 @@ class PlanBuilder {
     return this.ctx.lenientFields === true || this.isolated > 0;
   }
 
-  /** `parse-kv`: one extended column per key, the value found in the text converted to the key's type. */
+  /**
+   * `parse-kv`: a parse whose captures are the listed keys (ParseNode mode `kv`): each column is its key's
+   * value converted to the key's type, null when the key is absent or the value does not convert.
+   */
   private buildParseKv(input: PlanNode, op: Extract<Operator, { kind: 'parse-kv' }>): PlanNode {
     const source = this.bindExpr(op.source, input.schema);
-    const items: NamedExpr[] = op.keys.map((k) => {
-      const text = call(
-        'parse_kv_value',
-        [
-          source,
-          lit(k.name, 'string'),
-          lit(op.pairDelimiter, 'string'),
-          lit(op.kvDelimiter, 'string'),
-          lit(op.quote, 'string'),
-          lit(op.escape ?? '', 'string'),
-          lit(op.greedy, 'bool'),
-        ],
-        'string',
-      );
-      const convert = CONVERSION_OF_TYPE[k.type];
-      return { name: k.name, expr: convert ? call(convert, [text], k.type) : text };
-    });
-    const schema = input.schema.filter((f) => !items.some((i) => i.name === f.name));
-    for (const i of items) schema.push({ name: i.name, type: i.expr.type });
-    return { kind: 'extend', input, items, schema };
+    if (op.regex !== undefined) this.checkRegex(op.regex, op.span);
+    const parts = op.keys.map((k) => ({ kind: 'capture' as const, name: k.name, type: k.type }));
+    const schema = input.schema.filter((f) => !op.keys.some((k) => k.name === f.name));
+    for (const k of op.keys) schema.push({ name: k.name, type: k.type });
+    const kv: ParseKvOptions = {
+      quote: op.quote,
+      escape: op.escape ?? '',
+      greedy: op.greedy,
+      ...(op.pairDelimiter !== undefined ? { pairDelimiter: op.pairDelimiter } : {}),
+      ...(op.kvDelimiter !== undefined ? { kvDelimiter: op.kvDelimiter } : {}),
+      ...(op.regex !== undefined ? { regex: op.regex } : {}),
+    };
+    return { kind: 'parse', input, source, parts, mode: 'kv', kv, dropUnmatched: false, schema };
   }
 
   /** `redact`: every string column (or the `on` columns) with regex matches masked, in place. */
@@ -850,7 +853,7 @@ class PlanBuilder {
           // The same pattern query-exec compiles for `parse kind=regex`.
           const pattern =
             (op.flags ? `(?${op.flags})` : '') +
-            op.parts.map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*?' : '(.*?)')).join('');
+            op.parts.map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*' : '(.*)')).join('');
           this.checkRegex(pattern + (op.parts[op.parts.length - 1]?.kind === 'capture' ? '$' : ''), op.span);
         }
         const captures = op.parts.filter(

@@ -13,6 +13,7 @@ import { evaluate } from '../eval/evaluate';
 import { CONVERSION_FUNCTIONS } from '../functions/conversions';
 import { compileRegex } from '../regex';
 import type { BatchStream, ExecEnv } from './exec-env';
+import { parseKv } from './parse-kv';
 
 const CONVERT: Record<string, string> = {
   long: 'tolong',
@@ -81,6 +82,7 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
   const captures = node.parts.filter(
     (p): p is Extract<ParsePart, { kind: 'capture' }> => p.kind === 'capture',
   );
+  const keys = captures.map((c) => c.name);
   let regex: ReturnType<typeof compileRegex> | null = null;
   if (node.mode === 'regex') {
     // `flags=` (kind=regex) apply to the whole pattern, as RE2 inline flags.
@@ -89,8 +91,9 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
       node.parts
         .map((p) => {
           if (p.kind === 'const') return p.text;
-          if (p.kind === 'skip') return '.*?';
-          return `(?P<${captureGroup(captures.indexOf(p))}>.*?)`;
+          // Greedy, as Kusto's parse page shows (`flags=U` makes both lazy); Axiom documents no rule.
+          if (p.kind === 'skip') return '.*';
+          return `(?P<${captureGroup(captures.indexOf(p))}>.*)`;
         })
         .join('');
     regex = compileRegex(pattern + (node.parts[node.parts.length - 1]?.kind === 'capture' ? '$' : ''));
@@ -103,6 +106,13 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
       const v = readValue(src, i);
       if (v === null) continue;
       const s = valueToString(v, src.kind);
+      if (node.mode === 'kv') {
+        // parse-kv: a missing key or a value that does not convert is null; the row is always kept.
+        const values = parseKv(s, keys, node.kv!);
+        values.forEach((text, j) => (out[j][i] = text === null ? null : convert(text, captures[j].type)));
+        keep.push(i);
+        continue;
+      }
       let texts: string[] | null;
       if (regex) {
         const m = regex.exec(s);

@@ -130,12 +130,28 @@ export interface MvExpandNode {
   schema: Field[];
 }
 
+/** How `parse-kv` finds pairs: both delimiters, neither (any non-alphanumeric separates), or a regex. */
+export interface ParseKvOptions {
+  pairDelimiter?: string;
+  kvDelimiter?: string;
+  /** Quote characters: one (the same on both sides) or two (opening, closing); '' for none. */
+  quote: string;
+  /** Escape character inside quotes; '' for none. */
+  escape: string;
+  greedy: boolean;
+  /** Two groups: the key and the value. */
+  regex?: string;
+}
+
 export interface ParseNode {
   kind: 'parse';
   input: PlanNode;
   source: PExpr;
+  /** For `kv`: one capture per listed key. */
   parts: ParsePart[];
-  mode: 'simple' | 'relaxed' | 'regex';
+  /** `kv`: parse-kv, the captures are the values of the keys of the same name (`kv` options). */
+  mode: 'simple' | 'relaxed' | 'regex' | 'kv';
+  kv?: ParseKvOptions;
   /** RE2 flags of kind=regex (`i`, `m`, `s`, `U`), applied to the whole pattern. */
   flags?: string;
   dropUnmatched: boolean;
