@@ -388,6 +388,52 @@ describe(`'${OPERATION}'`, () => {
     );
   });
 
+  it('pages exactly through rows that share one _time to the µs (the cursor carries the row id)', async () => {
+    const TIES = 'legacy-ties';
+    await server.request('POST', '/v2/datasets', { body: { name: TIES } });
+    // Seven rows at one µs between rows a second before and after: a page boundary falls among them.
+    const tied = '2024-05-01T00:10:00.123456Z';
+    const events = [
+      { _time: '2024-05-01T00:10:01Z', n: 100 },
+      ...Array.from({ length: 7 }, (_, n) => ({ _time: tied, n })),
+      { _time: '2024-05-01T00:09:59Z', n: 200 },
+    ];
+    expect((await server.request('POST', `/v1/ingest/${TIES}`, { body: events })).status).toBe(200);
+    const page = async (body: Record<string, unknown>) => {
+      const res = await server.request('POST', `/v1/datasets/${TIES}/query`, {
+        body: { ...WINDOW, ...body },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        matches: { _rowId: string; data: { n: number } }[];
+        status: { minCursor: string; maxCursor: string };
+      };
+    };
+    for (const ascending of [false, true]) {
+      const order = ascending ? [{ field: '_time', desc: false }] : [];
+      const seen: number[] = [];
+      const rowIds: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 6; i++) {
+        const json = await page({ limit: 3, order, ...(cursor ? { cursor } : {}) });
+        seen.push(...json.matches.map((m) => m.data.n));
+        rowIds.push(...json.matches.map((m) => m._rowId));
+        if (json.matches.length < 3) break;
+        cursor = json.matches[2]._rowId;
+      }
+      // Every row exactly once, in row-id order (which is _time order, ties broken by the id).
+      expect([...seen].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 100, 200]);
+      const sorted = [...rowIds].sort();
+      expect(rowIds).toEqual(ascending ? sorted : sorted.reverse());
+    }
+    // includeCursor starts at the cursor row itself, also in the middle of the tied rows.
+    const all = await page({ limit: 9 });
+    const from = await page({ limit: 2, cursor: all.matches[4]._rowId, includeCursor: true });
+    expect(from.matches.map((m) => m._rowId)).toEqual([all.matches[4]._rowId, all.matches[5]._rowId]);
+    const after = await page({ limit: 2, cursor: all.matches[4]._rowId });
+    expect(after.matches.map((m) => m._rowId)).toEqual([all.matches[5]._rowId, all.matches[6]._rowId]);
+  });
+
   it("works with the official client, @axiomhq/js queryLegacy (the Go suite's query)", async () => {
     const axiom = new AxiomWithoutBatching({ token: server.token, url: server.url });
     const result = await axiom.queryLegacy(DS, {

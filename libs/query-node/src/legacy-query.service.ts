@@ -1,8 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
-import { QuarryError, isQuarryError, notFound, systemClock, type Clock } from '@quarry/common';
+import {
+  QuarryError,
+  formatRfc3339,
+  invalid,
+  isQuarryError,
+  notFound,
+  systemClock,
+  type Clock,
+} from '@quarry/common';
 import type { QueryOutput } from '@quarry/contracts';
-import { legacyQueryToApl, parseLegacyQuery } from '@quarry/query';
+import {
+  legacyQueryToApl,
+  MAX_ROWS_AT_ONE_TIME,
+  parseLegacyQuery,
+  timeOfRowId,
+  type TimeOrderedMatches,
+} from '@quarry/query';
 import {
   outcomeOf,
   QuarryMetrics,
@@ -16,6 +30,9 @@ import { parseTimeWindow } from './query-request';
 import { QueryService } from './query.service';
 import { routeQuery } from './region-routing';
 import { fieldsMetaOf, statusOf } from './result-format';
+
+/** Characters of a row id that encode its `_time` (libs/query/src/legacy-query/row-id.ts). */
+const ROW_ID_TIME_WIDTH = 11;
 
 export interface LegacyQueryOptions {
   signal?: AbortSignal;
@@ -72,6 +89,11 @@ export class LegacyQueryService {
     if (translation.kind === 'matches') {
       output = await run(translation.apl);
       matches = matchesOf(output.tables[0]);
+      if (translation.timeOrdered) {
+        const at = async (timeMs: number) =>
+          matchesOf((await run(translation.timeOrdered!.aplAt(timeMs))).tables[0]);
+        matches = await exactPage(matches, translation.timeOrdered, at);
+      }
     } else {
       output = await run(translation.totalsApl);
       const series = await run(translation.seriesApl);
@@ -101,6 +123,51 @@ export class LegacyQueryService {
       fieldsMeta: source ? fieldsMetaOf(await source.schema()) : [],
     };
   }
+}
+
+/**
+ * A page of rows ordered by `_time` made exact: rows of one `_time` (to the µs) come in row-id order, so a
+ * page ends, and the next one (`cursor` = its last row id) starts, at one row, whatever the engine's order
+ * among equal times. `main` is the engine's page (strictly after the cursor's time); the rows at the
+ * cursor's time and at the page's last time are read whole with `rowsAt` and cut by row id.
+ */
+async function exactPage(
+  main: Entry[],
+  plan: TimeOrderedMatches,
+  rowsAt: (timeMs: number) => Promise<Entry[]>,
+): Promise<Entry[]> {
+  const timeKey = (e: Entry) => e._rowId.slice(0, ROW_ID_TIME_WIDTH);
+  const sign = plan.ascending ? 1 : -1;
+  const inOrder = (a: Entry, b: Entry) => sign * (a._rowId < b._rowId ? -1 : a._rowId > b._rowId ? 1 : 0);
+  const whole = async (timeMs: number) => {
+    const rows = await rowsAt(timeMs);
+    if (rows.length > MAX_ROWS_AT_ONE_TIME)
+      throw invalid(
+        `legacy query: more than ${MAX_ROWS_AT_ONE_TIME} rows share the _time ${formatRfc3339(timeMs)}: ` +
+          'cursor paging cannot order them; narrow the filter or page with APL',
+        { code: 'legacy_query_invalid', details: { path: 'cursor' } },
+      );
+    return rows;
+  };
+  let rows = main;
+  // The page's last time may have rows the engine's `take` left out: read them all.
+  if (main.length >= plan.limit && main.length > 0) {
+    const last = main[main.length - 1];
+    const lastKey = timeKey(last);
+    const lastMs = timeOfRowId(last._rowId);
+    if (lastMs !== null) rows = [...main.filter((e) => timeKey(e) !== lastKey), ...(await whole(lastMs))];
+  }
+  rows.sort(inOrder);
+  if (plan.cursor) {
+    const { rowId, timeMs, include } = plan.cursor;
+    // Rows at the cursor's own time: those after it in the answer's order (and itself with includeCursor).
+    const after = (await whole(timeMs)).filter((e) => {
+      const c = sign * (e._rowId < rowId ? -1 : e._rowId > rowId ? 1 : 0);
+      return include ? c >= 0 : c > 0;
+    });
+    rows = [...after.sort(inOrder), ...rows];
+  }
+  return rows.slice(0, plan.limit);
 }
 
 /** `minCursor`/`maxCursor`: the row ids of the oldest and newest rows answered (api.md §4.5). */

@@ -13,6 +13,8 @@ export { filterToApl } from './legacy-filter';
 export {
   legacyQueryToApl,
   MAX_SERIES_INTERVALS,
+  MAX_ROWS_AT_ONE_TIME,
+  type TimeOrderedMatches,
   type LegacyTranslation,
   type AggregationColumns,
 } from './legacy-to-apl';

@@ -1,6 +1,6 @@
 import { isQuarryError } from '@quarry/common';
 import { parseLegacyQuery } from './legacy-query';
-import { legacyQueryToApl } from './legacy-to-apl';
+import { legacyQueryToApl, MAX_ROWS_AT_ONE_TIME } from './legacy-to-apl';
 import { rowIdOf, timeOfRowId } from './row-id';
 
 const WINDOW = { startMs: Date.parse('2024-05-01T00:00:00Z'), endMs: Date.parse('2024-05-02T00:00:00Z') };
@@ -156,8 +156,35 @@ describe('legacy query → APL', () => {
     const id = rowIdOf(WINDOW.startMs + 5, WINDOW.startMs + 6, { a: 1 });
     expect(timeOfRowId(id)).toBe(WINDOW.startMs + 5);
     expect(aplOf({ cursor: id })).toContain('where ["_time"] < datetime(2024-05-01T00:00:00.005Z)');
-    expect(aplOf({ cursor: id, includeCursor: true })).toContain('["_time"] <= datetime');
+    // Raw rows by _time: strict (the cursor's own time is read apart and cut by row id)…
+    expect(aplOf({ cursor: id, includeCursor: true })).toContain('["_time"] < datetime');
     expect(aplOf({ cursor: id, order: [{ field: '_time', desc: false }] })).toContain('["_time"] > datetime');
+    // …and elsewhere (other orders, aggregations) by _time alone.
+    expect(aplOf({ cursor: id, includeCursor: true, order: [{ field: 'a', desc: false }] })).toContain(
+      '["_time"] <= datetime',
+    );
+  });
+
+  it('plans exact paging for raw rows ordered by _time: the rows of one time, read whole', () => {
+    const id = rowIdOf(WINDOW.startMs + 5, WINDOW.startMs + 6, { a: 1 });
+    const t = translate({
+      cursor: id,
+      includeCursor: true,
+      limit: 3,
+      filter: { op: '==', field: 'a', value: 1 },
+    });
+    const plan = t.kind === 'matches' ? t.timeOrdered : undefined;
+    expect(plan).toMatchObject({ ascending: false, limit: 3, cursor: { rowId: id, include: true } });
+    expect(plan!.aplAt(WINDOW.startMs + 5)).toBe(
+      [
+        '["logs"]',
+        'where ["_time"] == datetime(2024-05-01T00:00:00.005Z)',
+        'where ["a"] == 1',
+        `take ${MAX_ROWS_AT_ONE_TIME + 1}`,
+      ].join('\n| '),
+    );
+    const other = translate({ order: [{ field: 'a', desc: false }] });
+    expect(other.kind === 'matches' && other.timeOrdered).toBeUndefined();
   });
 
   it.each([

@@ -15,9 +15,27 @@ export interface AggregationColumns {
   fields?: string[];
 }
 
+/**
+ * Raw rows ordered by `_time` first (the default, newest first): paging is exact by row id. Rows of one
+ * `_time` (to the µs) are ordered by their row id, which `_time` alone cannot do, so the service reads
+ * every row of a boundary time with `aplAt` — the cursor's time, and the page's last time — and orders
+ * and cuts in row-id order (docs/legacy-query.md, "Cursors").
+ */
+export interface TimeOrderedMatches {
+  ascending: boolean;
+  limit: number;
+  /** The cursor row, when paging: rows at its `_time` come from `aplAt` (the main APL is strict). */
+  cursor?: { rowId: string; timeMs: number; include: boolean };
+  /** The same rows as the main APL (virtual fields, filter, projection) with `_time` exactly `timeMs`. */
+  aplAt(timeMs: number): string;
+}
+
+/** Most rows one `_time` (to the µs) may hold for exact paging; more is refused. */
+export const MAX_ROWS_AT_ONE_TIME = 10_000;
+
 /** The APL a legacy query runs as (see docs/legacy-query.md). */
 export type LegacyTranslation =
-  | { kind: 'matches'; apl: string }
+  | { kind: 'matches'; apl: string; timeOrdered?: TimeOrderedMatches }
   | {
       kind: 'aggregation';
       /** One row per group over the whole window (`buckets.totals`). */
@@ -48,7 +66,8 @@ export function legacyQueryToApl(
   const source = [datasetRef(dataset), ...sourceSteps(query)];
   if (query.aggregations.length === 0) {
     if (query.groupBy.length > 0) bad('groupBy', 'needs at least one aggregation');
-    return { kind: 'matches', apl: [...source, ...matchSteps(query)].join('\n| ') };
+    const apl = [...source, ...matchSteps(query)].join('\n| ');
+    return { kind: 'matches', apl, timeOrdered: timeOrderedMatches(dataset, query) };
   }
   const bucketMs = bucketSizeMs(query, window);
   const aggs = aggregationCalls(query.aggregations);
@@ -88,17 +107,61 @@ function sourceSteps(query: LegacyQuery): string[] {
 }
 
 /**
- * Rows after the cursor row in the answer's order (newest first unless `_time` is ordered ascending),
- * the cursor row itself with `includeCursor`.
+ * Rows after the cursor row's `_time` in the answer's order (newest first unless `_time` is ordered
+ * ascending). Strict for raw rows ordered by `_time` (the rows at the cursor's own time are read apart and
+ * cut by row id: `TimeOrderedMatches`); otherwise — aggregations, other orders — rows at the cursor's time
+ * are kept with `includeCursor` and skipped without.
  */
 function cursorPredicate(query: LegacyQuery): string | null {
   if (query.cursor === undefined) return null;
-  const timeMs = timeOfRowId(query.cursor);
-  if (timeMs === null) return bad('cursor', `"${query.cursor}" is not a row id from a previous answer`);
-  const first = query.order[0];
-  const ascending = first !== undefined && first.field === '_time' && !first.desc;
-  const op = ascending ? (query.includeCursor ? '>=' : '>') : query.includeCursor ? '<=' : '<';
+  const timeMs = cursorTimeMs(query.cursor);
+  const ascending = isTimeAscending(query);
+  const exact = query.aggregations.length === 0 && isTimeOrdered(query);
+  const include = query.includeCursor && !exact;
+  const op = ascending ? (include ? '>=' : '>') : include ? '<=' : '<';
   return `${fieldRef('_time')} ${op} ${datetimeLiteral(timeMs)}`;
+}
+
+function cursorTimeMs(cursor: string): number {
+  const timeMs = timeOfRowId(cursor);
+  if (timeMs === null) return bad('cursor', `"${cursor}" is not a row id from a previous answer`);
+  return timeMs;
+}
+
+/** Ordered by `_time` first: no order (newest first), or `_time` as the first key. */
+function isTimeOrdered(query: LegacyQuery): boolean {
+  return query.order.length === 0 || query.order[0].field === '_time';
+}
+
+function isTimeAscending(query: LegacyQuery): boolean {
+  const first = query.order[0];
+  return first !== undefined && first.field === '_time' && !first.desc;
+}
+
+function timeOrderedMatches(dataset: string, query: LegacyQuery): TimeOrderedMatches | undefined {
+  if (!isTimeOrdered(query)) return undefined;
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : { rowId: query.cursor, timeMs: cursorTimeMs(query.cursor), include: query.includeCursor === true };
+  return {
+    ascending: isTimeAscending(query),
+    limit: query.limit ?? DEFAULT_LEGACY_LIMIT,
+    cursor,
+    aplAt: (timeMs) => {
+      const steps = [datasetRef(dataset)];
+      if (query.virtualFields.length > 0)
+        steps.push(
+          `extend ${query.virtualFields.map((v) => `${fieldRef(v.alias)} = (${v.expr})`).join(', ')}`,
+        );
+      steps.push(`where ${fieldRef('_time')} == ${datetimeLiteral(timeMs)}`);
+      if (query.filter) steps.push(`where ${filterToApl(query.filter)}`);
+      steps.push(`take ${MAX_ROWS_AT_ONE_TIME + 1}`);
+      const projection = projectStep(query);
+      if (projection) steps.push(projection);
+      return steps.join('\n| ');
+    },
+  };
 }
 
 function matchSteps(query: LegacyQuery): string[] {
@@ -107,17 +170,21 @@ function matchSteps(query: LegacyQuery): string[] {
     `order by ${order.map((o) => `${fieldRef(o.field)} ${o.desc ? 'desc' : 'asc'}`).join(', ')}`,
     `take ${query.limit ?? DEFAULT_LEGACY_LIMIT}`,
   ];
-  if (query.project.length > 0) {
-    // Matches always carry `_time` and `_sysTime` (Entry requires them), projected or not.
-    const items = ['_time', '_sysTime']
-      .filter((t) => !query.project.some((p) => (p.alias ?? p.field) === t))
-      .map(fieldRef);
-    for (const p of query.project) {
-      items.push(p.alias ? `${fieldRef(p.alias)} = ${fieldRef(p.field)}` : fieldRef(p.field));
-    }
-    steps.push(`project ${items.join(', ')}`);
-  }
+  const projection = projectStep(query);
+  if (projection) steps.push(projection);
   return steps;
+}
+
+function projectStep(query: LegacyQuery): string | null {
+  if (query.project.length === 0) return null;
+  // Matches always carry `_time` and `_sysTime` (Entry requires them), projected or not.
+  const items = ['_time', '_sysTime']
+    .filter((t) => !query.project.some((p) => (p.alias ?? p.field) === t))
+    .map(fieldRef);
+  for (const p of query.project) {
+    items.push(p.alias ? `${fieldRef(p.alias)} = ${fieldRef(p.field)}` : fieldRef(p.field));
+  }
+  return `project ${items.join(', ')}`;
 }
 
 /** The explicit resolution, or `auto` as `bin_auto` would pick it; never more than 1000 intervals. */
