@@ -62,9 +62,11 @@ export function aplCompletions(
     };
   }
   const aggregating = /\|\s*summarize\b[^|]*$/.test(head) && !/\bby\b[^|]*$/.test(head);
+  // Aggregations first where they belong (summarize's aggregates), scalar functions first elsewhere.
+  const scalars = FUNCTIONS.filter((f) => !AGGREGATIONS.includes(f as never));
   const functions = aggregating
-    ? [...AGGREGATIONS, ...FUNCTIONS.filter((f) => !AGGREGATIONS.includes(f as never))]
-    : FUNCTIONS;
+    ? [...AGGREGATIONS, ...scalars]
+    : [...scalars, ...AGGREGATIONS.filter((a) => !scalars.includes(a))];
   return {
     from,
     options: [
