@@ -56,7 +56,8 @@ describe('notifier delivery', () => {
       attempts: 3,
       backoffMs: 1,
       smtp: {
-        url: smtp.url.replace('smtp://', 'smtp://alice:s3cret@'),
+        // A plain relay that offers no STARTTLS: credentials in clear text only when the URL says so.
+        url: `${smtp.url.replace('smtp://', 'smtp://alice:s3cret@')}?starttls=never`,
         from: 'quarry@example.test',
         timeoutMs: 2000,
       },

@@ -3,8 +3,14 @@
  * answer with failures first), and an SMTP server that records every mail. Test-only.
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 
 export interface ReceivedRequest {
   method: string;
@@ -55,6 +61,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   data: string;
+  /** Whether the mail came over TLS (after STARTTLS). */
+  tls: boolean;
 }
 
 export interface SmtpReceiver {
@@ -65,19 +73,25 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-/** Speaks just enough SMTP for one client at a time: EHLO, AUTH, MAIL, RCPT, DATA, QUIT. */
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+export interface SmtpReceiverOptions {
+  /** Offer STARTTLS with this key and certificate (PEM). */
+  starttls?: { key: string; cert: string };
+}
+
+/**
+ * Speaks just enough SMTP for one client at a time: EHLO, STARTTLS (when given a certificate), AUTH,
+ * MAIL, RCPT, DATA, QUIT.
+ */
+export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   const commands: string[] = [];
-  const server = createTcpServer((socket) => {
+  const session = (socket: Duplex, tls: boolean) => {
     let buffer = '';
     let inData = false;
-    let current: ReceivedMail = { from: '', to: [], data: '' };
+    let current: ReceivedMail = { from: '', to: [], data: '', tls };
     const dataLines: string[] = [];
-    socket.setEncoding('utf8');
-    socket.write('220 loopback ESMTP\r\n');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
       let at: number;
       while ((at = buffer.indexOf('\r\n')) >= 0) {
         const line = buffer.slice(0, at);
@@ -87,15 +101,29 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
             inData = false;
             current.data = dataLines.splice(0).join('\r\n');
             mails.push(current);
-            current = { from: '', to: [], data: '' };
+            current = { from: '', to: [], data: '', tls };
             socket.write('250 queued\r\n');
           } else dataLines.push(line.startsWith('..') ? line.slice(1) : line);
           continue;
         }
         commands.push(line);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO') socket.write('250-loopback\r\n250 AUTH PLAIN\r\n');
-        else if (verb === 'AUTH') socket.write('235 ok\r\n');
+        const verb = line.split(' ')[0].toUpperCase();
+        if (verb === 'EHLO') {
+          const extensions = ['AUTH PLAIN', ...(options.starttls && !tls ? ['STARTTLS'] : [])];
+          socket.write(
+            ['loopback', ...extensions]
+              .map((e, i, all) => `250${i < all.length - 1 ? '-' : ' '}${e}\r\n`)
+              .join(''),
+          );
+        } else if (verb === 'STARTTLS' && options.starttls && !tls) {
+          socket.off('data', onData);
+          socket.write('220 go ahead\r\n', () => {
+            const secured = new TLSSocket(socket as Socket, { isServer: true, ...options.starttls });
+            secured.on('error', () => undefined);
+            session(secured, true);
+          });
+          return;
+        } else if (verb === 'AUTH') socket.write('235 ok\r\n');
         else if (verb === 'MAIL') {
           current.from = /<(.*)>/.exec(line)?.[1] ?? '';
           socket.write('250 ok\r\n');
@@ -109,8 +137,13 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
           socket.end('221 bye\r\n');
         } else socket.write('502 not implemented\r\n');
       }
-    });
+    };
+    socket.on('data', onData);
+  };
+  const server = createTcpServer((socket) => {
     socket.on('error', () => undefined);
+    socket.write('220 loopback ESMTP\r\n');
+    session(socket, false);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -120,4 +153,38 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     commands,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A throw-away self-signed certificate for 127.0.0.1 (openssl), for TLS receivers in tests. */
+export function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-smtp-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -407,7 +407,7 @@ export const CONFIG_VARIABLES = {
       .regex(/^smtps?:\/\/\S+$/, 'must be smtp://[user:password@]host[:port] or smtps://...')
       .optional(),
     default: undefined,
-    help: 'SMTP server email notifiers send through (smtps:// for TLS from the start; STARTTLS is not used); unset = email notifiers are refused with 400.',
+    help: 'SMTP server email notifiers send through (smtps:// for TLS from the start; smtp:// upgrades with STARTTLS when offered, ?starttls=required|never to insist or to stay in clear text); unset = email notifiers are refused with 400.',
   },
   QUARRY_SMTP_FROM: {
     schema: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'must be an email address'),
