@@ -2086,10 +2086,15 @@ function finalizeResult(root: PlanNode, defaultLimit: number): PlanNode {
     n = (n as { input: PlanNode }).input;
   }
   const bottom = n;
+  // Rows after a `serialize` keep the order they were read in (Kusto: the serialized order is the
+  // order), so they are not raw events to return newest first.
+  const serialized = chain.some((c) => c.kind === 'limit' && c.serialize);
   const rawStream =
-    bottom.kind === 'scan' || (bottom.kind === 'union' && bottom.inputs.every((i) => i.kind === 'scan'));
+    !serialized &&
+    (bottom.kind === 'scan' || (bottom.kind === 'union' && bottom.inputs.every((i) => i.kind === 'scan')));
   // A `serialize` (a limit of every row) is no row cap: the default limit still applies.
   const hasLimit = chain.some((c) => c.kind === 'limit' && !c.serialize) || bottom.kind === 'top';
+
   if (rawStream) {
     const timeDesc: SortKeySpec[] = [{ expr: col(TIME_FIELD, 'datetime'), desc: true, nullsFirst: false }];
     // Rebuild the chain bottom-up, ordering the stream at the highest point where `_time` still exists.

@@ -1,0 +1,96 @@
+import { QuarryError } from '@quarry/common';
+import type { Expr, Statement } from './ast';
+import { parseApl, parseAplExpression } from './parser';
+
+function errorCode(text: string): string | undefined {
+  try {
+    parseApl(text);
+  } catch (err) {
+    expect(err).toBeInstanceOf(QuarryError);
+    return (err as QuarryError).code;
+  }
+  throw new Error(`expected a parse error for: ${text}`);
+}
+
+const functionOf = (text: string) => {
+  const st = parseApl(text).statements[0] as Extract<Statement, { kind: 'let-function' }>;
+  expect(st.kind).toBe('let-function');
+  return st.definition;
+};
+
+describe('parser: Kusto language extensions', () => {
+  it('reads hex literals as longs (two’s complement over 64 bits)', () => {
+    expect(parseAplExpression('0xFF')).toMatchObject({ kind: 'literal', type: 'long', value: 255 });
+    expect(parseAplExpression('long(0xf)')).toMatchObject({ kind: 'literal', type: 'long', value: 15 });
+    expect(parseAplExpression('0xFFFFFFFFFFFFFFFF')).toMatchObject({ value: -1 });
+    expect(errorCode('print x = 0x')).toBe('apl_invalid_number');
+    expect(errorCode('print x = 0xFG')).toBe('apl_invalid_number');
+    expect(errorCode('print x = 0x10000000000000000')).toBe('apl_invalid_number');
+  });
+
+  it('reads scalar functions with typed parameters and trailing defaults', () => {
+    const f = functionOf('let f = (a: long, b: string = "x") { let c = a * 2; c + 1 }; print f(1)');
+    expect(f.params.map((p) => [p.name, p.type, p.defaultValue?.kind])).toEqual([
+      ['a', 'long', undefined],
+      ['b', 'string', 'literal'],
+    ]);
+    expect(f.statements.map((s) => s.kind)).toEqual(['let-scalar']);
+    expect(f.result.kind).toBe('scalar');
+    expect(errorCode('let f = (a: long = 1, b: long) { a + b }; print f(1, 2)')).toBe('apl_invalid_argument');
+    expect(errorCode('let f = (T: (x: long)) { T }; print 1')).toBe('apl_unsupported');
+  });
+
+  it('reads tabular functions, called with or without parentheses as a source', () => {
+    const f = functionOf('let t = () { range x from 1 to 3 step 1 }; t | count');
+    expect(f.result.kind).toBe('tabular');
+    const q = parseApl('let t = (n: long) { ds | take n }; t(2) | count');
+    expect(q.body.source).toMatchObject({ kind: 'subquery', invoke: { args: [{ value: 2 }] } });
+    expect(parseApl('let t = () { ds }; t').body.source).toMatchObject({ kind: 'subquery' });
+    // A parameter shadows a table of the same name inside the body: `{ ds }` is the scalar.
+    expect(functionOf('let f = (ds: long) { ds }; print f(1)').result.kind).toBe('scalar');
+  });
+
+  it('reads toscalar of a table as an in-subquery node and of a scalar as the scalar', () => {
+    const q = parseApl('let c = toscalar(ds | count); print c');
+    const st = q.statements[0] as Extract<Statement, { kind: 'let-scalar' }>;
+    expect(st.expr).toMatchObject({ kind: 'in', op: 'toscalar', subquery: { source: { name: 'ds' } } });
+    const print = parseApl('print toscalar(print x = 1)').body.source;
+    expect(print).toMatchObject({ items: [{ expr: { op: 'toscalar' } }] });
+    expect(parseAplExpression('toscalar(2)')).toMatchObject({ kind: 'literal', value: 2 });
+  });
+
+  it('reads range, serialize, make-series kind=nonempty and bracketed let names', () => {
+    expect(parseApl('range x from 1 to 10 step 2').body.source).toMatchObject({ kind: 'range', column: 'x' });
+    const ops = parseApl('ds | serialize | serialize rn = row_number()').body.operators;
+    expect(ops).toMatchObject([
+      { kind: 'serialize', items: [] },
+      { kind: 'serialize', items: [{ name: 'rn' }] },
+    ]);
+    expect(
+      parseApl('ds | make-series kind=nonempty count() on _time step 1h').body.operators[0],
+    ).toMatchObject({ kind: 'make-series', nonempty: true });
+    expect(errorCode('ds | make-series kind=dense count() on _time step 1h')).toBe('apl_invalid_argument');
+    expect(parseApl("let ['a b'] = 1; print ['a b']").statements[0]).toMatchObject({ name: 'a b' });
+    expect(parseApl('datatable(a: long) [1, 2, ]').body.source).toMatchObject({ values: [{}, {}] });
+  });
+
+  it('reads parse-kv without delimiters and with regex=, rejecting half a delimiter pair', () => {
+    const bare = parseApl('ds | parse-kv msg as (a, b: long)').body.operators[0];
+    expect(bare).toMatchObject({ kind: 'parse-kv', pairDelimiter: undefined, kvDelimiter: undefined });
+    const re = parseApl('ds | parse-kv msg as (a) with (regex = "(\\\\w+)=(\\\\w+)")').body.operators[0];
+    expect(re).toMatchObject({ regex: '(\\w+)=(\\w+)' });
+    expect(errorCode('ds | parse-kv msg as (a) with (pair_delimiter=";")')).toBe('apl_invalid_argument');
+    expect(errorCode('ds | parse-kv msg as (a) with (regex="(a)(b)", greedy=true)')).toBe(
+      'apl_invalid_argument',
+    );
+    const guid = parseApl('ds | parse-kv msg as (id: guid)').body.operators[0] as {
+      keys: { type: string }[];
+    };
+    expect(guid.keys[0].type).toBe('string');
+  });
+
+  it('keeps window function calls as ordinary calls for the planner', () => {
+    const e = parseAplExpression('row_cumsum(x, a != prev(a))') as Extract<Expr, { kind: 'call' }>;
+    expect(e).toMatchObject({ kind: 'call', name: 'row_cumsum', args: [{}, { kind: 'binary' }] });
+  });
+});
