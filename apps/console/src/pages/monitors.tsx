@@ -184,8 +184,13 @@ function MonitorForm({ onDone }: { onDone(): void }) {
 
 function MonitorDetail({ id }: { id: string }) {
   const monitor = useApi<Monitor>(`/v2/monitors/${encodeURIComponent(id)}`);
+  const [days, setDays] = useState(1);
+  // The window is fixed when the page opens (or the choice changes), so the request is stable.
+  const [now] = useState(() => Date.now());
+  const from = new Date(now - days * 86_400_000).toISOString();
+  const to = new Date(now + 60_000).toISOString();
   const history = useApi<HistoryEntry[] | { data?: HistoryEntry[] }>(
-    `/v2/monitors/${encodeURIComponent(id)}/history`,
+    `/v2/monitors/${encodeURIComponent(id)}/history?startTime=${from}&endTime=${to}`,
   );
   const entries = Array.isArray(history.data) ? history.data : (history.data?.data ?? []);
   const columns = [...new Set(entries.slice(0, 50).flatMap((e) => Object.keys(e)))];
@@ -247,7 +252,14 @@ function MonitorDetail({ id }: { id: string }) {
           </dl>
         </>
       )}
-      <h2>History</h2>
+      <div className="row">
+        <h2>History</h2>
+        <select aria-label="History window" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <option value={1}>Last 1 day</option>
+          <option value={7}>Last 7 days</option>
+          <option value={30}>Last 30 days</option>
+        </select>
+      </div>
       {history.error && <p className="error">{history.error.message}</p>}
       <table className="list">
         <caption className="visually-hidden">Run history</caption>
