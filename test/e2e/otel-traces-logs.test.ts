@@ -113,10 +113,17 @@ describe('OTLP traces and logs', () => {
         `['${traces}'] | where ['attributes.db.system'] == 'postgresql' | project ['attributes.db.system'], name`,
       );
       expect(attributes).toEqual([{ 'attributes.db.system': 'postgresql', name: 'SELECT orders' }]);
+      // A semantic convention is attributes.<key>; app.cart.items is none: it is in the map attributes.custom.
       const http = await apl(
-        `['${traces}'] | where name == 'GET /checkout' | project ['attributes.http.response.status_code'], ['attributes.app.cart.items']`,
+        `['${traces}'] | where name == 'GET /checkout' | project ['attributes.http.response.status_code'], items = ['attributes.custom']['app.cart.items'], custom = ['attributes.custom']`,
       );
-      expect(http).toEqual([{ 'attributes.http.response.status_code': 200, 'attributes.app.cart.items': 3 }]);
+      expect(http).toEqual([
+        { 'attributes.http.response.status_code': 200, items: 3, custom: { 'app.cart.items': 3 } },
+      ]);
+      const fields = await (await server.request('GET', `/v2/datasets/${traces}/mapfields`)).json();
+      expect(fields).toEqual(['attributes.custom']);
+      const schema = await apl(`['${traces}'] | getschema | where ColumnName startswith 'attributes.'`);
+      expect(schema.map((r) => r.ColumnName)).not.toContain('attributes.app.cart.items');
     });
 
     it('keeps span events and links as arrays', async () => {

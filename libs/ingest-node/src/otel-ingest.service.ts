@@ -11,8 +11,10 @@ import {
   type OtlpEventSignal,
   type SignalPartialSuccess,
 } from './otlp-signal-codec';
-import { spansToEvents } from './otlp-spans-to-events';
+import { CUSTOM_ATTRIBUTES, spansToEvents } from './otlp-spans-to-events';
 import { IngestService } from './ingest.service';
+
+type RegisteredDataset = NonNullable<ReturnType<StorageRuntime['registry']['getByName']>>;
 
 /** Datasets created without a kind. */
 const DEFAULT_DATASET_KIND = 'axiom:events:v1';
@@ -98,7 +100,21 @@ export class OtelIngestService {
         { code: 'otlp_dataset_kind' },
       );
     }
+    if (signal === 'traces' && dataset.kind === wanted) await this.declareCustomAttributes(dataset);
     return name;
+  }
+
+  /**
+   * A trace dataset keeps the attributes that are no semantic convention in the map field
+   * `attributes.custom`, as Axiom's do (`['attributes.custom']['app.x']`): declared on the first export
+   * into it (and visible in `GET /v2/datasets/{id}/mapfields`). Events stored before stay flattened.
+   */
+  private async declareCustomAttributes(dataset: RegisteredDataset): Promise<void> {
+    if (dataset.mapFields.includes(CUSTOM_ATTRIBUTES)) return;
+    const updated = await this.storage.metastore.datasets.update(dataset.id, {
+      mapFields: [...dataset.mapFields, CUSTOM_ATTRIBUTES],
+    });
+    this.storage.registry.put(updated);
   }
 }
 

@@ -66,7 +66,9 @@ describe('spansToEvents', () => {
       'service.name': 'api',
       resource: { 'host.name': 'h1' },
       scope: { name: 'lib', version: '1' },
-      attributes: { 'http.route': '/', retries: 2, tags: ['a', true], ctx: { k: 1.5 } },
+      // Semantic conventions stay attributes.<key>; the others go to the map attributes.custom.
+      attributes: { 'http.route': '/' },
+      'attributes.custom': { retries: 2, tags: ['a', true], ctx: { k: 1.5 } },
       events: [{ name: 'retry', timestamp: '2023-11-14T22:13:20.100000000Z' }],
     });
   });

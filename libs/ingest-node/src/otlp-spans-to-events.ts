@@ -1,3 +1,4 @@
+import { isSemanticConvention } from './otel-semconv';
 import {
   addResourceAndScope,
   type ResourceFields,
@@ -35,8 +36,9 @@ export interface SignalConversion {
 /**
  * One event per span, in the layout of Axiom's `otel:traces:v1` datasets (docs/otel-and-hec.md):
  * `_time` = start, `trace_id`/`span_id`/`parent_span_id` hex, `name`, `kind`, `duration` (nanoseconds),
- * `error`, `status.code`/`status.message`, `service.name`, `resource.*`, `scope.*`, `attributes.*`,
- * `events` and `links` as arrays. A span without a trace or span id is rejected (partial success).
+ * `error`, `status.code`/`status.message`, `service.name`, `resource.*`, `scope.*`, `attributes.*` for
+ * semantic-convention attributes and the map `attributes.custom` for the others, `events` and `links` as
+ * arrays. A span without a trace or span id is rejected (partial success).
  */
 export function spansToEvents(request: Json): SignalConversion {
   const out: SignalConversion = { events: [], rejected: 0, errors: [] };
@@ -87,13 +89,29 @@ function spanEvent(
   if (typeof status.message === 'string' && status.message !== '') event['status.message'] = status.message;
   if (typeof span.traceState === 'string' && span.traceState !== '') event.trace_state = span.traceState;
   addResourceAndScope(event, resource, scope);
-  const attributes = attributesOf(span.attributes);
-  if (!isEmpty(attributes)) event.attributes = attributes;
+  const { conventional, custom } = splitAttributes(attributesOf(span.attributes));
+  if (!isEmpty(conventional)) event.attributes = conventional;
+  // Top-level name with a dot: the map field `attributes.custom` of the dataset (ingest keeps it whole).
+  if (!isEmpty(custom)) event[CUSTOM_ATTRIBUTES] = custom;
   const events = arr(span.events).map((e) => spanEventOf(obj(e)));
   if (events.length > 0) event.events = events;
   const links = arr(span.links).map((l) => linkOf(obj(l)));
   if (links.length > 0) event.links = links;
   return event;
+}
+
+/** Where Axiom puts span attributes that are no semantic convention: one map field. */
+export const CUSTOM_ATTRIBUTES = 'attributes.custom';
+
+/** Semantic-convention attributes stay `attributes.<key>`; every other one goes to `attributes.custom`. */
+function splitAttributes(attributes: Json): { conventional: Json; custom: Json } {
+  const conventional = Object.create(null) as Json;
+  const custom = Object.create(null) as Json;
+  for (const key of Object.keys(attributes)) {
+    if (isSemanticConvention(key)) conventional[key] = attributes[key];
+    else custom[key] = attributes[key];
+  }
+  return { conventional, custom };
 }
 
 function spanEventOf(e: Json): Json {
