@@ -66,8 +66,11 @@ export default function QueryPage() {
     try {
       const response = await runApl(text, r, abort.signal);
       const ms = performance.now() - started;
+      if (abort.signal.aborted) return;
+      setOutcome({ response, histogram: null, ms });
+      setRunning(false);
+      performance.mark('quarry:first-result');
       const table = response.tables[0];
-      let histogram: TimeSeries | null = null;
       const series = table ? toTimeSeries(table) : null;
       if (
         table &&
@@ -75,16 +78,15 @@ export default function QueryPage() {
         table.fields.some((f) => f.name === '_time') &&
         (table.columns[0]?.length ?? 0) > 0
       ) {
-        // Raw events: one extra query for the timeline above them (never one per bucket).
+        // Raw events: one extra query for the timeline above them (never one per bucket), after the rows show.
         try {
           const h = await runApl(`${text}\n| summarize count() by bin_auto(_time)`, r, abort.signal);
-          histogram = h.tables[0] ? toTimeSeries(h.tables[0]) : null;
+          const histogram = h.tables[0] ? toTimeSeries(h.tables[0]) : null;
+          if (!abort.signal.aborted) setOutcome({ response, histogram, ms });
         } catch {
-          histogram = null;
+          // the timeline is an extra: the rows are shown without it
         }
       }
-      if (!abort.signal.aborted) setOutcome({ response, histogram, ms });
-      performance.mark('quarry:first-result');
     } catch (err) {
       if (!abort.signal.aborted) {
         setOutcome(null);
