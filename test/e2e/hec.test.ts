@@ -176,6 +176,53 @@ describe('Splunk HEC', () => {
     },
   );
 
+  it('answers requests on a data channel with their ackId, and acknowledges exactly the ids it handed out', async () => {
+    const channel = randomUUID();
+    const other = randomUUID();
+    const on = (c: string) => ({ 'X-Splunk-Request-Channel': c });
+    const envelope = (n: number) => JSON.stringify({ event: { n, channel }, index: 'hec-main' });
+    const answers = [];
+    for (const n of [1, 2, 3]) answers.push(await hec('/services/collector/event', envelope(n), on(channel)));
+    // The raw endpoint counts on the same channel; ?channel= works as the header does.
+    answers.push(await hec(`/services/collector/raw?index=hec-raw&channel=${channel}`, 'a raw line'));
+    expect(answers.map((a) => [a.status, a.body])).toEqual([
+      [200, { text: 'Success', code: 0, ackId: 0 }],
+      [200, { text: 'Success', code: 0, ackId: 1 }],
+      [200, { text: 'Success', code: 0, ackId: 2 }],
+      [200, { text: 'Success', code: 0, ackId: 3 }],
+    ]);
+    // Another channel counts from 0; without a channel there is no ackId.
+    expect((await hec('/services/collector/event', envelope(4), on(other))).body).toEqual({
+      text: 'Success',
+      code: 0,
+      ackId: 0,
+    });
+    expect((await hec('/services/collector/event', envelope(5))).body).toEqual({ text: 'Success', code: 0 });
+    // Acknowledged: what was handed out (the events are durable before their id is), nothing else.
+    const ack = await hec('/services/collector/ack', JSON.stringify({ acks: [0, 3, 4, 99] }), on(channel));
+    expect(ack).toMatchObject({
+      status: 200,
+      body: { acks: { '0': true, '3': true, '4': false, '99': false } },
+    });
+    const fresh = await hec('/services/collector/ack', JSON.stringify({ acks: [0] }), on(randomUUID()));
+    expect(fresh.body).toEqual({ acks: { '0': false } });
+    const stored = await apl(`['hec-main'] | where ['channel'] == '${channel}' | summarize n = count()`);
+    expect(stored).toEqual([{ n: 5 }]); // envelopes 1–5 (6 is refused below)
+    // Splunk's channel errors: none (10), not a GUID (11); a body that is no ack list (6).
+    expect(await hec('/services/collector/ack', JSON.stringify({ acks: [0] }))).toMatchObject({
+      status: 400,
+      body: { code: 10, text: 'Data channel is missing' },
+    });
+    expect(await hec('/services/collector/event', envelope(6), on('not-a-guid'))).toMatchObject({
+      status: 400,
+      body: { code: 11, text: 'Invalid data channel' },
+    });
+    expect(await hec('/services/collector/ack', '{"acks": [-1]}', on(channel))).toMatchObject({
+      status: 400,
+      body: { code: 6 },
+    });
+  });
+
   it('refuses bad requests with Splunk’s codes and stores nothing', async () => {
     const good = JSON.stringify({ event: 'fine', index: 'hec-errors' });
     const scopedElsewhere = await apiToken({ 'hec-main': { ingest: ['create'] } });

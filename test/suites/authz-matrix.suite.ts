@@ -102,6 +102,12 @@ const MATRIX: Record<string, MatrixEntry> = {
   'POST /services/collector/event/1.0': { body: HEC_EVENT, needs: ingest, ok: 200 },
   'POST /services/collector/raw': { needs: ingest, ok: 200 },
   'POST /services/collector/raw/1.0': { needs: ingest, ok: 200 },
+  'POST /services/collector/ack': {
+    body: { acks: [0] },
+    headers: { 'x-splunk-request-channel': '0aeeac95-ac74-4aa9-b30d-6c4c0ac581ba' },
+    needs: 'none',
+    ok: 200,
+  },
   'GET /services/collector/health': {},
   'GET /services/collector/health/1.0': {},
   'POST /v1/query/_metrics': { body: MPL, needs: query, ok: 200 },

@@ -13,6 +13,8 @@ export const HEC_CODES = {
   incorrectIndex: { code: 7, status: 400, text: 'Incorrect index' },
   internalError: { code: 8, status: 500, text: 'Internal server error' },
   serverBusy: { code: 9, status: 503, text: 'Server is busy' },
+  channelMissing: { code: 10, status: 400, text: 'Data channel is missing' },
+  invalidChannel: { code: 11, status: 400, text: 'Invalid data channel' },
   eventFieldRequired: { code: 12, status: 400, text: 'Event field is required' },
   eventFieldBlank: { code: 13, status: 400, text: 'Event field cannot be blank' },
   indexedFieldsError: { code: 15, status: 400, text: 'Error in handling indexed fields' },
@@ -30,6 +32,8 @@ export interface HecStatusBody {
   'invalid-event-number'?: number;
   /** Quarry's explanation, when it says more than Splunk's fixed phrase. */
   detail?: string;
+  /** Indexer acknowledgement: the request's ack id on its channel (when it named one). */
+  ackId?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Post, Query, Req, Res, UseFilters } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rawBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf } from '@quarry/server';
+import { channelOf } from './hec-acks';
 import { HecExceptionFilter } from './hec-exception.filter';
 import type { HecStatusBody } from './hec-status';
 import { type HecRequest, HecService } from './hec.service';
@@ -11,7 +12,8 @@ const HEC_ACCESS = { tokens: 'api' } as const;
 
 /**
  * Splunk HTTP Event Collector (v1-edge-hec.json). Authorization: `Splunk <token>`, `Bearer <token>` or
- * Basic `x:<token>` (see `HecAuthSchemes`). Every answer, errors included, is HEC's `{text, code}`.
+ * Basic `x:<token>` (see `HecAuthSchemes`). Every answer, errors included, is HEC's `{text, code}`; a
+ * request on a data channel (`X-Splunk-Request-Channel`) is answered with its `ackId` as well.
  */
 @Controller()
 @UseFilters(HecExceptionFilter)
@@ -38,6 +40,15 @@ export class HecController {
     return this.hec.ingestRaw(hecRequestOf(request), { host, source, sourcetype }, principalOf(request));
   }
 
+  /** Indexer acknowledgement (Splunk's `/services/collector/ack`; not in v1-edge-hec.json). */
+  @Post('services/collector/ack')
+  @HttpCode(200)
+  @Access(HEC_ACCESS)
+  ack(@Req() request: FastifyRequest): Promise<{ acks: Record<string, boolean> }> {
+    const { channel, body } = hecRequestOf(request);
+    return this.hec.ackStatus(channel, body);
+  }
+
   @Get(['services/collector/health', 'services/collector/health/1.0'])
   @Access({ tokens: 'any', public: true })
   health(@Res({ passthrough: true }) reply: FastifyReply): HecStatusBody {
@@ -58,5 +69,6 @@ function hecRequestOf(request: FastifyRequest): HecRequest {
     contentType: header('content-type'),
     contentEncoding: header('content-encoding'),
     index: query.index?.trim() || undefined,
+    channel: channelOf(header('x-splunk-request-channel'), query.channel),
   };
 }

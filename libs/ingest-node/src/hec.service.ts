@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { systemClock } from '@quarry/common';
 import { decodeBody } from '@quarry/ingest-core';
 import {
   hasDatasetCapability,
@@ -10,6 +11,7 @@ import {
 import { eventNumberOfFailure, eventsToNdjson, NDJSON } from './events-ndjson';
 import { type HecBatch, type HecMetadata, parseHecEvents, parseHecRaw } from './hec-envelopes';
 import { HEC_CODES, hecBody, HecRejection, type HecStatusBody } from './hec-status';
+import { ackIdsOf, HecAcks } from './hec-acks';
 import { IngestService } from './ingest.service';
 
 export interface HecRequest {
@@ -18,6 +20,8 @@ export interface HecRequest {
   contentEncoding: string | undefined;
   /** `?index=`: the dataset, over any envelope's `index`. */
   index: string | undefined;
+  /** `X-Splunk-Request-Channel` / `?channel=` (a GUID): the answer carries an `ackId` on it. */
+  channel?: string;
 }
 
 /**
@@ -27,19 +31,38 @@ export interface HecRequest {
  */
 @Injectable()
 export class HecService {
+  private readonly acks: HecAcks;
+
   constructor(
     private readonly ingest: IngestService,
     @Inject(STORAGE_RUNTIME) private readonly storage: StorageRuntime,
-  ) {}
+  ) {
+    this.acks = new HecAcks(storage.metastore.db, () => systemClock.nowMs());
+  }
 
   async ingestEvents(request: HecRequest, principal: Principal): Promise<HecStatusBody> {
     const text = await this.decodedText(request);
-    return this.store(parseHecEvents(text), request.index, principal);
+    return this.store(parseHecEvents(text), request, principal);
   }
 
   async ingestRaw(request: HecRequest, metadata: HecMetadata, principal: Principal): Promise<HecStatusBody> {
     const text = await this.decodedText(request);
-    return this.store(parseHecRaw(text, request.contentType, metadata), request.index, principal);
+    return this.store(parseHecRaw(text, request.contentType, metadata), request, principal);
+  }
+
+  /**
+   * `POST /services/collector/ack`: which of the channel's ack ids are acknowledged (Splunk's indexer
+   * acknowledgement). Quarry hands an id out only once its events are durable, so an id is true as soon
+   * as it was answered; ids never handed out on the channel are false.
+   */
+  async ackStatus(channel: string | undefined, body: Buffer): Promise<{ acks: Record<string, boolean> }> {
+    if (channel === undefined)
+      throw new HecRejection(
+        HEC_CODES.channelMissing,
+        'pass the channel in X-Splunk-Request-Channel or ?channel=',
+      );
+    const ids = ackIdsOf(body.toString('utf8'));
+    return { acks: await this.acks.status(channel, ids) };
   }
 
   /** Healthy once the node serves ingest (log replayed, log writable). */
@@ -57,12 +80,8 @@ export class HecService {
     return decoded.toString('utf8');
   }
 
-  private async store(
-    batch: HecBatch,
-    queryIndex: string | undefined,
-    principal: Principal,
-  ): Promise<HecStatusBody> {
-    const dataset = await this.datasetFor(queryIndex || batch.firstIndex, principal);
+  private async store(batch: HecBatch, request: HecRequest, principal: Principal): Promise<HecStatusBody> {
+    const dataset = await this.datasetFor(request.index || batch.firstIndex, principal);
     const status = await this.ingest.ingest({
       dataset,
       body: eventsToNdjson(batch.events),
@@ -77,6 +96,9 @@ export class HecService {
         eventNumberOfFailure(first),
       );
     }
+    // Durable now (the log acknowledged the append): the channel's next ack id is already true.
+    if (request.channel !== undefined)
+      return { ...hecBody(HEC_CODES.success), ackId: await this.acks.next(request.channel) };
     return hecBody(HEC_CODES.success);
   }
 

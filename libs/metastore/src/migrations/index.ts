@@ -8,6 +8,7 @@ import { migration0006 } from './0006-membership';
 import { migration0007 } from './0007-regions';
 import { migration0008 } from './0008-alerts';
 import { migration0009 } from './0009-alerting-log';
+import { migration0010 } from './0010-hec-channels';
 
 export type { Migration } from './migration';
 
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ];
