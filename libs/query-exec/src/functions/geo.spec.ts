@@ -154,3 +154,66 @@ describe('S2 and H3 cells', () => {
     expect(call('geo_h3cell_parent', '862a1072fffffff', 6)).toBe('862a1072fffffff');
   });
 });
+
+describe('geo_azimuth and geo_angle', () => {
+  it('point north along a meridian and east along the equator; the angle is the turn between azimuths', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -179, max: 179, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        (x, y) => {
+          expect(call('geo_azimuth', x, y, x, y + 5)).toBeCloseTo(0, 9);
+          expect(call('geo_azimuth', x, y + 5, x, y)).toBeCloseTo(Math.PI, 9);
+          expect(call('geo_azimuth', x, 0, x + 1, 0)).toBeCloseTo(Math.PI / 2, 9);
+          // Going north then continuing north is a half turn from the line back to the start.
+          expect(call('geo_angle', x, y, x, y + 2, x, y + 4)).toBeCloseTo(Math.PI, 9);
+        },
+      ),
+    );
+    expect(call('geo_azimuth', 0, 0, 180, 0)).toBeNull();
+    expect(call('geo_angle', 0, 0, 0, 0, 1, 1)).toBeNull();
+  });
+});
+
+describe('S2 and H3 neighborhoods', () => {
+  it('H3 neighbors are the cells one step away, rings grow by distance, children have the cell as parent', () => {
+    fc.assert(
+      fc.property(point, fc.integer({ min: 1, max: 10 }), ([x, y], res) => {
+        const cell = call('geo_point_to_h3cell', x, y, res) as string;
+        const around = call('geo_h3cell_neighbors', cell) as string[];
+        expect(around.length === 6 || around.length === 5).toBe(true);
+        const rings = call('geo_h3cell_rings', cell, 1) as string[][];
+        expect(rings[0]).toEqual([cell]);
+        expect([...rings[1]].sort()).toEqual([...around].sort());
+        for (const child of call('geo_h3cell_children', cell) as string[]) {
+          expect(call('geo_h3cell_parent', child)).toBe(cell);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('S2 neighbors are eight distinct cells of the same level, each touching the cell', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -179, max: 179, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.integer({ min: 2, max: 20 }),
+        (x, y, level) => {
+          const token = call('geo_point_to_s2cell', x, y, level) as string;
+          const around = call('geo_s2cell_neighbors', token) as string[];
+          expect(new Set([token, ...around]).size).toBe(9);
+          const polygon = call('geo_s2cell_to_polygon', token) as { coordinates: LngLat[][] };
+          const center = (call('geo_s2cell_to_central_point', token) as { coordinates: LngLat }).coordinates;
+          const corner = polygon.coordinates[0][0];
+          const reach = sphereDistance(center, corner) * 3.5;
+          for (const n of around) {
+            const c = (call('geo_s2cell_to_central_point', n) as { coordinates: LngLat }).coordinates;
+            expect(sphereDistance(center, c)).toBeLessThan(reach);
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});

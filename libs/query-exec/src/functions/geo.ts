@@ -3,8 +3,8 @@
  * reference page: coordinates are (longitude, latitude) in degrees, valid in [-180, 180] × [-90, 90];
  * shapes are GeoJSON; an invalid coordinate, shape, level or cell token gives null.
  */
-import { cellToLatLng, cellToParent, getResolution, isValidCell, latLngToCell } from 'h3-js';
-import { S2CellId, S2LatLng } from 'nodes2ts';
+import { levelAt, lngLatAt, point } from './geo-args';
+import { GEO_CELL_FUNCTIONS } from './geo-cells';
 import { geohashDecode, geohashEncode, geohashNeighbors, GEOHASH_MAX_LENGTH } from './geo-geohash';
 import { readLines, readPolygons } from './geo-geojson';
 import { polygonArea, polygonCentroid, polygonContains, polygonPerimeter } from './geo-polygon';
@@ -12,64 +12,35 @@ import {
   angleBetween,
   angleToArc,
   EARTH_RADIUS_M,
-  isValidLat,
-  isValidLng,
+  isAntipodal,
   spheroidDistance,
   toVec,
   type LngLat,
 } from './geo-sphere';
 import { num, str, type ScalarImpl } from './scalar-impl';
-import type { ColumnKind } from '@quarry/contracts';
-
-const point = (p: LngLat): { type: 'Point'; coordinates: [number, number] } => ({
-  type: 'Point',
-  coordinates: [p[0], p[1]],
-});
-
-/** Arguments `i` and `i + 1` as a valid (longitude, latitude), else null. */
-function lngLatAt(args: unknown[], kinds: ColumnKind[], i: number): LngLat | null {
-  const lng = num(args[i], kinds[i]);
-  const lat = num(args[i + 1], kinds[i + 1]);
-  if (lng === null || lat === null || !isValidLng(lng) || !isValidLat(lat)) return null;
-  return [lng, lat];
-}
-
-/** An optional integer argument: its default when absent, null when null or out of [min, max]. */
-function levelAt(
-  args: unknown[],
-  kinds: ColumnKind[],
-  i: number,
-  fallback: number,
-  min: number,
-  max: number,
-): number | null {
-  if (args.length <= i) return fallback;
-  const v = num(args[i], kinds[i]);
-  if (v === null || !Number.isInteger(v) || v < min || v > max) return null;
-  return v;
-}
 
 /** Great-circle distance in meters. */
 export function sphereDistance(a: LngLat, b: LngLat): number {
   return angleBetween(toVec(a[0], a[1]), toVec(b[0], b[1])) * EARTH_RADIUS_M;
 }
 
-const S2_TOKEN = /^[0-9a-f]{1,16}$/i;
-
-function s2CellOf(token: string): S2CellId | null {
-  if (!S2_TOKEN.test(token)) return null;
-  try {
-    const cell = S2CellId.fromToken(token.toLowerCase());
-    return cell.isValid() ? cell : null;
-  } catch {
-    return null;
-  }
+/**
+ * The initial bearing of the geodesic from `a` to `b`, clockwise from north, in radians in [0, 2π)
+ * (Kusto's geo_azimuth page); null for equal or antipodal points, where no single geodesic exists.
+ */
+export function azimuth(a: LngLat, b: LngLat): number | null {
+  const va = toVec(a[0], a[1]);
+  const vb = toVec(b[0], b[1]);
+  if (angleBetween(va, vb) < 1e-15 || isAntipodal(va, vb)) return null;
+  const phi1 = (a[1] * Math.PI) / 180;
+  const phi2 = (b[1] * Math.PI) / 180;
+  const dLambda = ((b[0] - a[0]) * Math.PI) / 180;
+  const theta = Math.atan2(
+    Math.sin(dLambda) * Math.cos(phi2),
+    Math.cos(phi1) * Math.sin(phi2) - Math.sin(phi1) * Math.cos(phi2) * Math.cos(dLambda),
+  );
+  return (theta + 2 * Math.PI) % (2 * Math.PI);
 }
-
-const h3Cell = (v: unknown, k: ColumnKind): string | null => {
-  const s = str(v, k)?.trim().toLowerCase() ?? null;
-  return s !== null && /^[0-9a-f]{15,16}$/.test(s) && isValidCell(s) ? s : null;
-};
 
 export const GEO_FUNCTIONS: Record<string, ScalarImpl> = {
   geo_distance_2points: (args, kinds) => {
@@ -82,6 +53,21 @@ export const GEO_FUNCTIONS: Record<string, ScalarImpl> = {
       if (spheroid === true) return spheroidDistance(a[0], a[1], b[0], b[1]);
     }
     return sphereDistance(a, b);
+  },
+  geo_azimuth: (args, kinds) => {
+    const a = lngLatAt(args, kinds, 0);
+    const b = lngLatAt(args, kinds, 2);
+    return a === null || b === null ? null : azimuth(a, b);
+  },
+  geo_angle: (args, kinds) => {
+    const a = lngLatAt(args, kinds, 0);
+    const b = lngLatAt(args, kinds, 2);
+    const c = lngLatAt(args, kinds, 4);
+    if (a === null || b === null || c === null) return null;
+    const back = azimuth(b, a);
+    const ahead = azimuth(b, c);
+    if (back === null || ahead === null) return null;
+    return (ahead - back + 2 * Math.PI) % (2 * Math.PI);
   },
   geo_point_in_circle: (args, kinds) => {
     const p = lngLatAt(args, kinds, 0);
@@ -152,42 +138,5 @@ export const GEO_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = str(v, k);
     return s === null ? null : geohashNeighbors(s);
   },
-  // S2 (default level 11, valid 0..30)
-  geo_point_to_s2cell: (args, kinds) => {
-    const p = lngLatAt(args, kinds, 0);
-    const level = levelAt(args, kinds, 2, 11, 0, 30);
-    if (p === null || level === null) return null;
-    return S2CellId.fromPoint(S2LatLng.fromDegrees(p[1], p[0]).toPoint()).parentL(level).toToken();
-  },
-  geo_s2cell_to_central_point: ([v], [k]) => {
-    const s = str(v, k);
-    const cell = s === null ? null : s2CellOf(s.trim());
-    if (cell === null) return null;
-    const ll = S2LatLng.fromPoint(cell.toPoint());
-    return point([ll.lngDegrees, ll.latDegrees]);
-  },
-  // H3 (default resolution 6, valid 0..15)
-  geo_point_to_h3cell: (args, kinds) => {
-    const p = lngLatAt(args, kinds, 0);
-    const resolution = levelAt(args, kinds, 2, 6, 0, 15);
-    return p === null || resolution === null ? null : latLngToCell(p[1], p[0], resolution);
-  },
-  geo_h3cell_to_central_point: ([v], [k]) => {
-    const cell = h3Cell(v, k);
-    if (cell === null) return null;
-    const [lat, lng] = cellToLatLng(cell);
-    return point([lng, lat]);
-  },
-  geo_h3cell_level: ([v], [k]) => {
-    const cell = h3Cell(v, k);
-    return cell === null ? null : getResolution(cell);
-  },
-  geo_h3cell_parent: (args, kinds) => {
-    const cell = h3Cell(args[0], kinds[0]);
-    if (cell === null) return null;
-    const level = getResolution(cell);
-    const parent = levelAt(args, kinds, 1, level - 1, 0, 14);
-    if (parent === null || parent < 0 || parent > level) return null;
-    return cellToParent(cell, parent);
-  },
+  ...GEO_CELL_FUNCTIONS,
 };

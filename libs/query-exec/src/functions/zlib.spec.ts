@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { zlibCompressToBase64, zlibDecompressFromBase64 } from './zlib';
+import {
+  gzipCompressToBase64,
+  gzipDecompressFromBase64,
+  zlibCompressToBase64,
+  zlibDecompressFromBase64,
+} from './zlib';
 
 describe('zlib_compress_to_base64_string / zlib_decompress_from_base64_string', () => {
   it('round-trip any text', () => {
@@ -38,5 +43,29 @@ describe('zlib_compress_to_base64_string / zlib_decompress_from_base64_string', 
       deflateSync('truncated text').subarray(0, 8).toString('base64'),
     ];
     for (const b of bad) expect(zlibDecompressFromBase64(b)).toBeNull();
+  });
+});
+
+describe('gzip_compress_to_base64_string / gzip_decompress_from_base64_string', () => {
+  it('round-trip any text, with the header Kusto writes (no name, no time, OS 255)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 500 }), (text) => {
+        const encoded = gzipCompressToBase64(text);
+        const bytes = Buffer.from(encoded, 'base64');
+        expect([...bytes.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+        expect(gzipDecompressFromBase64(encoded)).toBe(Buffer.from(text, 'utf8').toString('utf8'));
+      }),
+    );
+  });
+
+  it('refuse optional header fields, other methods, zlib streams and broken checksums', () => {
+    const withName = gzipSync('named');
+    withName[3] = 0x08; // FNAME set: the page says FLG must be zero
+    expect(gzipDecompressFromBase64(withName.toString('base64'))).toBeNull();
+    expect(gzipDecompressFromBase64(deflateSync('zlib').toString('base64'))).toBeNull();
+    const corrupt = Buffer.from(gzipCompressToBase64('checksum'), 'base64');
+    corrupt[corrupt.length - 5] ^= 0xff;
+    expect(gzipDecompressFromBase64(corrupt.toString('base64'))).toBeNull();
+    expect(gzipDecompressFromBase64('x0x0x0')).toBeNull();
   });
 });

@@ -290,11 +290,13 @@ def('genai_get_content_by_role', 2, 2, fixed('string'));
 def('genai_get_role', 2, 2, fixed('string'));
 def('genai_message_roles', 1, 1, fixed('dynamic'));
 def('genai_has_tool_calls', 1, 1, fixed('bool'));
-// Kusto function extensions (libs/query-exec binning.ts, array-zip.ts, zlib.ts, unit-conversion.ts, geo.ts)
+// Kusto function extensions (libs/query-exec binning.ts, array-zip.ts, zlib.ts, unit-conversion.ts, geo*.ts)
 def('bin_at', 3, 3, sameAsFirst);
 def('zip', 2, 16, fixed('dynamic'));
 def('zlib_compress_to_base64_string', 1, 1, fixed('string'));
 def('zlib_decompress_from_base64_string', 1, 1, fixed('string'));
+def('gzip_compress_to_base64_string', 1, 1, fixed('string'));
+def('gzip_decompress_from_base64_string', 1, 1, fixed('string'));
 for (const n of UNIT_CONVERSION_FUNCTIONS) def(n, 3, 3, fixed('real'));
 def('geo_distance_2points', 4, 5, fixed('real'));
 def('geo_distance_point_to_line', 3, 3, fixed('real'));
@@ -313,6 +315,14 @@ def('geo_point_to_h3cell', 2, 3, fixed('string'));
 def('geo_h3cell_to_central_point', 1, 1, fixed('dynamic'));
 def('geo_h3cell_parent', 1, 2, fixed('string'));
 def('geo_h3cell_level', 1, 1, fixed('long'));
+def('geo_azimuth', 4, 4, fixed('real'));
+def('geo_angle', 6, 6, fixed('real'));
+def('geo_s2cell_to_polygon', 1, 1, fixed('dynamic'));
+def('geo_s2cell_neighbors', 1, 1, fixed('dynamic'));
+def('geo_h3cell_to_polygon', 1, 1, fixed('dynamic'));
+def('geo_h3cell_children', 1, 2, fixed('dynamic'));
+def('geo_h3cell_neighbors', 1, 1, fixed('dynamic'));
+def('geo_h3cell_rings', 2, 2, fixed('dynamic'));
 // internal: operator helpers (`extend-valid`, `parse-kv`, `redact`)
 def('is_valid_value', 1, 1, fixed('bool'));
 def('parse_kv_value', 7, 7, fixed('string'));

@@ -1,0 +1,2 @@
+// expect: the seven children of 862a1072fffffff; 343 three levels down; "abc" and more than 5 levels down -> null (source: https://learn.microsoft.com/kusto/query/geo-h3cell-children-function, the page's example)
+print children = geo_h3cell_children('862a1072fffffff'), children_count = array_length(geo_h3cell_children('862a1072fffffff', geo_h3cell_level('862a1072fffffff') + 3)), is_null = isnull(geo_h3cell_children('abc')), too_deep = isnull(geo_h3cell_children(geo_point_to_h3cell(1, 1, 9), 15))

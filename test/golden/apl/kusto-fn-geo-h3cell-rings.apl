@@ -1,0 +1,2 @@
+// expect: rings 0..2 of 861f8894fffffff and ring 1 alone, in the page's order; "abc" and distance 150 -> null (source: https://learn.microsoft.com/kusto/query/geo-h3cell-rings-function, the page's example)
+print rings = geo_h3cell_rings('861f8894fffffff', 2), neighbors = geo_h3cell_rings('861f8894fffffff', 1)[1], bad_cell = isnull(geo_h3cell_rings('abc', 3)), bad_distance = isnull(geo_h3cell_rings('861f8894fffffff', 150))

@@ -1,0 +1,2 @@
+// expect: "1234567890qwertyuiop" -> H4sIAAAAAAAA/wEUAOv/MTIzNDU2Nzg5MHF3ZXJ0eXVpb3A6m7f2FAAAAA== and back (gzip-base64-decompress-function); "x0x0x0" -> empty (null in Quarry) (source: https://learn.microsoft.com/kusto/query/gzip-base64-compress-function, the page's example)
+print res = gzip_compress_to_base64_string("1234567890qwertyuiop"), back = gzip_decompress_from_base64_string("H4sIAAAAAAAA/wEUAOv/MTIzNDU2Nzg5MHF3ZXJ0eXVpb3A6m7f2FAAAAA=="), invalid = gzip_decompress_from_base64_string("x0x0x0")
