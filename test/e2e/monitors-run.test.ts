@@ -90,6 +90,41 @@ describe('monitors run', () => {
     // Ticking the same moment again evaluates nothing twice.
     await scheduler.tick(base + 3 * MINUTE + 1000);
     expect(receiver.requests.filter((r) => r.path === '/threshold')).toHaveLength(2);
+
+    // The run log and the delivery log (Quarry extensions), newest first.
+    const runs = await (await server.request('GET', `/v2/monitors/${monitor.id}/runs`)).json();
+    expect(
+      runs.map((r: { intervalEnd: string; status: string; attempts: number }) => [
+        r.intervalEnd,
+        r.status,
+        r.attempts,
+      ]),
+    ).toEqual([
+      [at(base + 3 * MINUTE), 'done', 1],
+      [at(base + 2 * MINUTE), 'done', 1],
+      [at(base + MINUTE), 'done', 1],
+    ]);
+    const window = `startTime=${at(base + 2 * MINUTE)}&endTime=${at(base + 2 * MINUTE)}`;
+    expect(
+      await (await server.request('GET', `/v2/monitors/${monitor.id}/runs?${window}`)).json(),
+    ).toHaveLength(1);
+    const deliveries = await (await server.request('GET', `/v2/notifiers/${notifier.id}/deliveries`)).json();
+    expect(
+      deliveries.map((d: { action: string; status: string; httpStatus: number; attempt: number }) => [
+        d.action,
+        d.status,
+        d.httpStatus,
+        d.attempt,
+      ]),
+    ).toEqual([
+      ['Closed', 'delivered', 200, 1],
+      ['Open', 'delivered', 200, 1],
+    ]);
+    expect((await server.request('GET', `/v2/notifiers/${notifier.id}/deliveries?limit=0`)).status).toBe(400);
+    expect((await server.request('GET', `/v2/monitors/${monitor.id}/runs?startTime=yesterday`)).status).toBe(
+      400,
+    );
+    expect((await server.request('GET', '/v2/notifiers/ntf_nope/deliveries')).status).toBe(404);
   });
 
   it('notifies each matching event once through a custom webhook whose secret is never shown', async () => {
