@@ -109,7 +109,7 @@ describe('SIGKILL while ingesting, then restart at once, 20 times', () => {
         await Promise.all(writers);
         // Wait until the kernel has made it a zombie: its pid still exists, as in the report.
         const stat = `/proc/${unreaped.pid}/stat`;
-        for (let i = 0; i < 200; i++) {
+        for (let i = 0; i < 500; i++) {
           const text = fs.readFileSync(stat, 'utf8');
           if (text.slice(text.lastIndexOf(')') + 2)[0] === 'Z') break;
           await new Promise((r) => setTimeout(r, 10));

@@ -20,7 +20,7 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
 }
 
@@ -71,9 +71,10 @@ describe('DataDirLock', () => {
 
   it('takes over a lock naming a zombie (killed, never reaped: kill(pid, 0) still succeeds)', async () => {
     const dir = freshDir();
-    // `true &` forks a child that exits at once; `exec sleep` replaces its parent by a program that never
-    // waits, so the exited child stays a zombie until the sleep ends.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], {
+    // `sleep 0.3 &` forks a child that exits shortly after `exec sleep` replaced its parent by a program
+    // that never waits, so the exited child stays a zombie until the parent ends. (A child that exits
+    // before the exec may be reaped by the shell itself, hence the short sleep rather than `true`.)
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 60'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     children.push(parent);

@@ -202,7 +202,8 @@ function holderAlive(owner: LockHolder | null, lockMtimeMs: number, file?: strin
   }
   const proc = procStat(owner.pid);
   if (proc === undefined) return pidRunning(owner.pid); // no /proc: trust a live pid
-  if (proc === null) return false; // no such process
+  // Not in /proc, yet signalable: hidden from us (hidepid, another pid namespace). Keep it, the safe side.
+  if (proc === null) return pidRunning(owner.pid);
   if (proc.state === 'Z' || proc.state === 'X') return false; // dead, not yet reaped
   if (owner.start !== null) return proc.start === owner.start;
   // Old-format lock (a bare pid): a process that started after the lock was written did not write it.
