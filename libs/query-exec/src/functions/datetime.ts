@@ -55,6 +55,11 @@ const UNIT_MS: Record<string, number> = {
   nanosecond: 0.000001,
 };
 
+function microsOfSecond(t: number): number {
+  const us = Math.round(t * 1000);
+  return ((us % 1_000_000) + 1_000_000) % 1_000_000;
+}
+
 function normPart(p: unknown): string {
   return String(p ?? '')
     .toLowerCase()
@@ -162,10 +167,12 @@ export const DATETIME_FUNCTIONS: Record<string, ScalarImpl> = {
         return d.getUTCSeconds();
       case 'millisecond':
         return d.getUTCMilliseconds();
+      // The fraction of the second in whole microseconds (Quarry's precision), free of float noise:
+      // …03.7654321 is 765432 µs and 765432000 ns (Kusto's 100 ns ticks would give 765432100).
       case 'microsecond':
-        return Math.round((t - Math.floor(t / 1000) * 1000) * 1000);
+        return microsOfSecond(t);
       case 'nanosecond':
-        return Math.round((t - Math.floor(t / 1000) * 1000) * 1_000_000);
+        return microsOfSecond(t) * 1000;
       default:
         return null;
     }

@@ -56,7 +56,8 @@ export function parseIp6(text: string | null): Ip6 | null {
   const slash = s.indexOf('/');
   const addr = slash >= 0 ? s.slice(0, slash) : s;
   let prefix = 128;
-  const v4 = parseIpv4(addr);
+  // `::a.b.c.d` (IPv4-compatible) is the IPv4 address too, its prefix an IPv4 one (Kusto's ipv6_compare page).
+  const v4 = parseIpv4(addr.startsWith('::') && addr.includes('.') ? addr.slice(2) : addr);
   let value: bigint | null;
   if (v4 !== null) {
     value = MAPPED | BigInt(v4);

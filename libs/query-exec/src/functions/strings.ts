@@ -38,7 +38,9 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = str(v, k);
     if (s === null || typeof start !== 'number') return null;
     const chars = [...s];
-    let from = Math.max(0, Math.trunc(start));
+    // Kusto: a negative start counts from the end (substring("123456", -2, 2) is "56").
+    const at = Math.trunc(start);
+    let from = at < 0 ? Math.max(0, chars.length + at) : at;
     if (from > chars.length) from = chars.length;
     const to =
       typeof len === 'number' ? Math.min(chars.length, from + Math.max(0, Math.trunc(len))) : chars.length;
@@ -146,7 +148,10 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     const t = str(text, kinds[1]);
     const s = str(search, kinds[0]);
     if (t === null || s === null || s === '') return null;
-    return t.split(s).length - 1;
+    // Plain matches may overlap (Kusto: countof("aaaa", "aa") is 3); the argument order is Axiom's.
+    let n = 0;
+    for (let at = t.indexOf(s); at >= 0; at = t.indexOf(s, at + 1)) n++;
+    return n;
   },
   trim: ([cut, v], kinds) => {
     const s = str(v, kinds[1]);
