@@ -35,6 +35,11 @@ const regionName = z
 export const CONFIG_VARIABLES = {
   PORT: { schema: int(0, 65535), default: '8080', help: 'HTTP port to listen on.' },
   HOST: { schema: z.string().min(1), default: '0.0.0.0', help: 'Interface to listen on.' },
+  QUARRY_OTLP_GRPC_PORT: {
+    schema: int(0, 65535).optional(),
+    default: undefined,
+    help: 'Ingest role: also take OTLP/gRPC exports (traces, logs, metrics) on this port (0 = any free one); unset = OTLP over HTTP only.',
+  },
   QUARRY_DATA_DIR: {
     schema: z.string().min(1),
     default: './data',
@@ -450,6 +455,8 @@ type Vars = typeof CONFIG_VARIABLES;
 
 export interface QuarryConfig {
   port: number;
+  /** OTLP/gRPC port of the ingest role (undefined = off). */
+  otlpGrpcPort?: number;
   host: string;
   dataDir: string;
   /** PostgreSQL URL of the metastore; undefined = embedded PGlite under `dataDir`. */
@@ -609,6 +616,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     nodeId: (values.QUARRY_NODE_ID as string | undefined) ?? `${os.hostname()}-${process.pid}`,
     orphanMinAgeMs: values.QUARRY_ORPHAN_MIN_AGE_MS as number,
     port: values.PORT as number,
+    otlpGrpcPort: values.QUARRY_OTLP_GRPC_PORT as number | undefined,
     host: values.HOST as string,
     dataDir: path.resolve(values.QUARRY_DATA_DIR as string),
     metastoreUrl: values.QUARRY_METASTORE_URL as string | undefined,
