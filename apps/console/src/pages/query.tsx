@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError } from '../api';
 import { datasetOf } from '../apl/completion';
+import { timelineQuery } from '../apl/timeline';
 import { ResultsTable } from '../components/results-table';
 import { knownDataset, useApi, useDatasetFields, type DatasetInfo } from '../hooks';
 import {
@@ -80,7 +81,7 @@ export default function QueryPage() {
       ) {
         // Raw events: one extra query for the timeline above them (never one per bucket), after the rows show.
         try {
-          const h = await runApl(`${text}\n| summarize count() by bin_auto(_time)`, r, abort.signal);
+          const h = await runApl(timelineQuery(text), r, abort.signal);
           const histogram = h.tables[0] ? toTimeSeries(h.tables[0]) : null;
           if (!abort.signal.aborted) setOutcome({ response, histogram, ms });
         } catch {

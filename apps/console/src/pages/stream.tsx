@@ -32,7 +32,7 @@ export default function StreamPage({ dataset }: { dataset: string | null }) {
       const since = last.current;
       const apl = since
         ? `${quoted} | where _sysTime > datetime(${JSON.stringify(since)}) | sort by _sysTime asc | take 1000`
-        : `${quoted} | sort by _sysTime desc | take 100`;
+        : `${quoted} | sort by _sysTime desc, _time desc | take 100`;
       try {
         const res = await runApl(apl, { kind: 'quick', span: since ? '1d' : '1h' });
         if (stopped) return;
