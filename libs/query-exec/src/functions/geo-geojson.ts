@@ -69,8 +69,39 @@ function readPolygonRings(v: unknown): LngLatPolygon | null {
   return { shell: rings[0], holes: rings.slice(1) };
 }
 
-/** The polygons of a Polygon (one) or a MultiPolygon (one or more). */
-export function readPolygons(v: unknown): LngLatPolygon[] | null {
+/**
+ * Shapes read once per argument value: a literal (or a column's repeated value) arrives as the same
+ * object on every row, and reading and checking a polygon costs far more than testing a point against it.
+ */
+function cached<T>(read: (v: unknown) => T): (v: unknown) => T {
+  const byObject = new WeakMap<object, T>();
+  let lastText: string | undefined;
+  let lastTextResult: T | undefined;
+  return (v) => {
+    if (v !== null && typeof v === 'object') {
+      if (byObject.has(v)) return byObject.get(v) as T;
+      const r = read(v);
+      byObject.set(v, r);
+      return r;
+    }
+    if (typeof v === 'string') {
+      if (v !== lastText) {
+        lastTextResult = read(v);
+        lastText = v;
+      }
+      return lastTextResult as T;
+    }
+    return read(v);
+  };
+}
+
+/** The polygons of a Polygon (one) or a MultiPolygon (one or more); the result must not be changed. */
+export const readPolygons = cached(readPolygonsOnce);
+
+/** The lines (as unit vectors) of a LineString or a MultiLineString; the result must not be changed. */
+export const readLines = cached(readLinesOnce);
+
+function readPolygonsOnce(v: unknown): LngLatPolygon[] | null {
   const shape = shapeValue(v);
   if (shape === null || !Array.isArray(shape.coordinates)) return null;
   if (shape.type === 'Polygon') {
@@ -99,8 +130,7 @@ function readLine(v: unknown): Vec3[] | null {
   return out;
 }
 
-/** The lines (as unit vectors) of a LineString (one) or a MultiLineString (one or more). */
-export function readLines(v: unknown): Vec3[][] | null {
+function readLinesOnce(v: unknown): Vec3[][] | null {
   const shape = shapeValue(v);
   if (shape === null || !Array.isArray(shape.coordinates)) return null;
   if (shape.type === 'LineString') {

@@ -76,7 +76,19 @@ function projectRings(g: Gnomonic, rings: readonly Vec3[][]): Pair[][] | null {
  * projection (straight edges there are geodesics here, so the union is exact up to rounding). Polygons
  * that do not fit in one hemisphere are measured separately, as if they did not overlap.
  */
+const unitedCache = new WeakMap<readonly LngLatPolygon[], SpherePolygon[] | null>();
+
+/** unitePolygons once per polygons array (readPolygons hands out the same array for the same argument). */
 function unitedPolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | null {
+  let united = unitedCache.get(polygons);
+  if (united === undefined) {
+    united = unitePolygons(polygons);
+    unitedCache.set(polygons, united);
+  }
+  return united;
+}
+
+function unitePolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | null {
   const sphere: SpherePolygon[] = [];
   for (const p of polygons) {
     const s = toSphere(p);
@@ -139,26 +151,46 @@ export function polygonCentroid(polygons: readonly LngLatPolygon[]): LngLat | nu
   return direction === null ? null : toLngLat(direction);
 }
 
+/** A polygon ready for point tests: its projection and its rings in the plane. */
+interface PreparedPolygon {
+  g: Gnomonic;
+  shell: Pair[];
+  holes: Pair[][];
+}
+
+/** Prepared once per polygon object (readPolygons hands out the same objects for the same argument). */
+const preparedPolygons = new WeakMap<LngLatPolygon, PreparedPolygon | null>();
+
+function prepare(polygon: LngLatPolygon): PreparedPolygon | null {
+  let p = preparedPolygons.get(polygon);
+  if (p !== undefined) return p;
+  p = null;
+  const s = toSphere(polygon);
+  if (s !== null) {
+    const g = gnomonicAbout(s.center);
+    const rings = projectRings(g, [s.shell, ...s.holes]);
+    // A shell reaching past the hemisphere about its own center encloses more than half the sphere.
+    if (rings !== null) p = { g, shell: rings[0], holes: rings.slice(1) };
+  }
+  preparedPolygons.set(polygon, p);
+  return p;
+}
+
 /** Whether the point is inside the polygon (its shell and none of its holes); null for invalid shapes. */
 export function polygonContains(
   polygons: readonly LngLatPolygon[],
   lng: number,
   lat: number,
 ): boolean | null {
-  const p = toVec(lng, lat);
+  const v = toVec(lng, lat);
   let inside = false;
   for (const polygon of polygons) {
-    const s = toSphere(polygon);
-    if (s === null) return null;
-    const g = gnomonicAbout(s.center);
-    const rings = projectRings(g, [s.shell, ...s.holes]);
-    // A shell reaching past the hemisphere about its own center encloses more than half the sphere.
-    if (rings === null) return null;
+    const p = prepare(polygon);
+    if (p === null) return null;
     if (inside) continue;
-    const q = project(g, p);
-    if (q === null) continue;
-    if (!pointInPlanarRing(q[0], q[1], rings[0])) continue;
-    inside = !rings.slice(1).some((h) => pointInPlanarRing(q[0], q[1], h));
+    const q = project(p.g, v);
+    if (q === null || !pointInPlanarRing(q[0], q[1], p.shell)) continue;
+    inside = !p.holes.some((h) => pointInPlanarRing(q[0], q[1], h));
   }
   return inside;
 }
