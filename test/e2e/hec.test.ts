@@ -176,7 +176,7 @@ describe('Splunk HEC', () => {
     },
   );
 
-  it('answers requests on a data channel with their ackId, and acknowledges exactly the ids it handed out', async () => {
+  it("answers requests on a data channel with their ackId; 'POST /services/collector/ack' acknowledges exactly the ids it handed out", async () => {
     const channel = randomUUID();
     const other = randomUUID();
     const on = (c: string) => ({ 'X-Splunk-Request-Channel': c });

@@ -91,7 +91,8 @@ describe('monitors run', () => {
     await scheduler.tick(base + 3 * MINUTE + 1000);
     expect(receiver.requests.filter((r) => r.path === '/threshold')).toHaveLength(2);
 
-    // The run log and the delivery log (Quarry extensions), newest first.
+    // The run log and the delivery log (Quarry extensions, docs/api-coverage.md), newest first:
+    // 'GET /v2/monitors/{id}/runs' and 'GET /v2/notifiers/{id}/deliveries'.
     const runs = await (await server.request('GET', `/v2/monitors/${monitor.id}/runs`)).json();
     expect(
       runs.map((r: { intervalEnd: string; status: string; attempts: number }) => [
