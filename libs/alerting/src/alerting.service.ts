@@ -61,8 +61,14 @@ export class AlertingService implements OnApplicationBootstrap, OnModuleDestroy 
    */
   private queryRunner(virtualFields: VirtualFieldCache): MonitorQueryRunner {
     const { membership, config } = this.storage;
-    if (membership === null || config.clusterSecret === undefined)
+    if (membership === null) return new StorageQueryRunner(this.storage, virtualFields);
+    if (config.clusterSecret === undefined) {
+      this.logger.warn(
+        'QUARRY_CLUSTER_SECRET is not set: monitor queries run on this management node, which reads ' +
+          'compacted blocks only (events still in the ingest log are not seen); set it on every node',
+      );
       return new StorageQueryRunner(this.storage, virtualFields);
+    }
     return new ClusterQueryRunner(
       { live: () => membership.live('query') },
       config.clusterSecret,
