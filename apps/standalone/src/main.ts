@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
+import { admissionConfigHelp, loadAdmissionLimits } from '@quarry/nest-kit';
 import { INGEST_ROLE } from '@quarry/ingest-node';
 import { MANAGEMENT_ROLE } from '@quarry/management-node';
 import { QUERY_ROLE } from '@quarry/query-node';
@@ -8,12 +9,15 @@ import { closeOnSignals, configHelp, loadConfig, startQuarry, type QuarryConfig 
 /** The standalone server: one process, every role, embedded storage under QUARRY_DATA_DIR. */
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
-    process.stdout.write(`Quarry standalone server. Environment variables:\n${configHelp()}\n`);
+    process.stdout.write(
+      `Quarry standalone server. Environment variables:\n${configHelp()}\n${admissionConfigHelp()}\n`,
+    );
     return;
   }
   let config: QuarryConfig;
   try {
     config = loadConfig(process.env);
+    loadAdmissionLimits(process.env); // overload limits: checked here so a bad one exits 2 like the rest
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\nRun with --help to list every variable.\n`);
     process.exitCode = 2;
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
     '',
     `Quarry is serving on http://localhost:${new URL(quarry.url).port} (data in ${config.dataDir})`,
     `  organization id:       ${identity.orgId}`,
+    `  web console:           http://localhost:${new URL(quarry.url).port}/  (sign in with a token below)`,
   ];
   if (identity.createdApiToken) lines.push(`  admin API token:       ${identity.createdApiToken}`);
   if (identity.createdPersonalToken)

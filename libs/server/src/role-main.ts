@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { isQuarryError } from '@quarry/common';
+import { admissionConfigHelp, loadAdmissionLimits } from '@quarry/nest-kit';
 import { configHelp, loadConfig, type QuarryConfig, type Role } from './config/config';
 import { startQuarry, type RoleModules } from './quarry-app';
 
@@ -10,12 +11,15 @@ import { startQuarry, type RoleModules } from './quarry-app';
  */
 export async function runClusterRole(role: Role, modules: RoleModules): Promise<void> {
   if (process.argv.includes('--help')) {
-    process.stdout.write(`Quarry ${role} node. Environment variables:\n${configHelp()}\n`);
+    process.stdout.write(
+      `Quarry ${role} node. Environment variables:\n${configHelp()}\n${admissionConfigHelp()}\n`,
+    );
     return;
   }
   let config: QuarryConfig;
   try {
     config = loadConfig({ ...process.env, QUARRY_ROLES: role });
+    loadAdmissionLimits(process.env); // overload limits: checked here so a bad one exits 2 like the rest
     if (config.shape !== 'cluster') {
       throw new Error(
         `the ${role} node is a role of the cluster shape: set QUARRY_KAFKA_BROKERS, QUARRY_S3_BUCKET and ` +
