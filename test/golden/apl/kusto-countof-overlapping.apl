@@ -1,2 +1,2 @@
-// Kusto: https://learn.microsoft.com/kusto/query/countof-function (normal examples) -- plain matches overlap: 3, 3 (not 2), 2, 2; arguments in Axiom's order countof(search, text) (docs/apl.md)
-print a = countof("a", "aaa"), b = countof("aa", "aaaa"), c = countof("ab", "ababa"), d = countof("aba", "ababa")
+// Kusto: https://learn.microsoft.com/kusto/query/countof-function (all six examples) -- plain matches overlap: 3, 3 (not 2), 2, 2; regex matches do not: 1, 2; arguments in Axiom's order countof(search, text [, kind]) (docs/apl.md)
+print a = countof("a", "aaa"), b = countof("aa", "aaaa"), c = countof("ab", "ababa", "normal"), d = countof("aba", "ababa"), e = countof("aba", "ababa", "regex"), f = countof("a.c", "abcabc", "regex")

@@ -9,6 +9,18 @@ function trimChars(s: string, cutset: string, start: boolean, end: boolean): str
   return s.slice(a, b);
 }
 
+/** Non-overlapping matches of a regex (an empty match advances one character). */
+function countRegex(pattern: string, text: string): number {
+  const r = compileRegex(pattern, 'g');
+  let n = 0;
+  let m: RegExpExecArray | null;
+  while ((m = r.exec(text)) !== null) {
+    n++;
+    if (m[0] === '') r.lastIndex++;
+  }
+  return n;
+}
+
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
 export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
@@ -144,10 +156,12 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     }
     return pos;
   },
-  countof: ([search, text], kinds) => {
+  countof: ([search, text, kind], kinds) => {
     const t = str(text, kinds[1]);
     const s = str(search, kinds[0]);
     if (t === null || s === null || s === '') return null;
+    // kind "regex" (Kusto): non-overlapping regex matches, as countof_regex counts them.
+    if (typeof kind === 'string' && kind.toLowerCase() === 'regex') return countRegex(s, t);
     // Plain matches may overlap (Kusto: countof("aaaa", "aa") is 3); the argument order is Axiom's.
     let n = 0;
     for (let at = t.indexOf(s); at >= 0; at = t.indexOf(s, at + 1)) n++;

@@ -125,7 +125,7 @@ def('replace', 3, 3, fixed('string'), 'replace_regex');
 def('extract', 3, 4, (a) => (a.length === 4 && a[3] !== 'dynamic' ? a[3] : 'string'));
 def('extract_all', 2, 3, fixed('dynamic'));
 def('indexof', 2, 5, fixed('long'));
-def('countof', 2, 2, fixed('long'));
+def('countof', 2, 3, fixed('long'));
 def('trim', 2, 2, fixed('string'));
 def('trim_start', 2, 2, fixed('string'));
 def('trim_end', 2, 2, fixed('string'));
