@@ -1,0 +1,544 @@
+/**
+ * Scalar expressions by precedence (high → low): postfix (`.`, `[]`, calls), unary, `* / %`, `+ -`,
+ * comparisons and string operators (non-associative), `and`, `or`; literals (datetime, dynamic, typed),
+ * names, assignments, sort keys and name patterns.
+ */
+import { parseKustoDatetime, type SourceSpan } from '@quarry/common';
+import type { Assignment, Expr, NamePattern, SortKey, TabularExpr } from '../ast';
+import { aplError } from '../diagnostics';
+import { describeToken, type Token } from '../tokens';
+import {
+  STRING_OPERATORS,
+  LIST_OPERATORS,
+  COMPARISON_PUNCT,
+  MAX_OPERATOR_CHAIN,
+  TYPE_NAME_LIST,
+  typeFromName,
+} from './grammar';
+import { Lookahead } from './lookahead';
+
+export abstract class ExpressionParser extends Lookahead {
+  /** Parsed by QueryParser: a tabular expression (subqueries of `in`, `toscalar`). */
+  protected abstract parseTabular(): TabularExpr;
+
+  protected parseBracketName(): string {
+    this.expectPunct('[');
+    const t = this.peek();
+    if (t.kind !== 'string') throw this.expected('a quoted name');
+    this.advance();
+    this.expectPunct(']');
+    return t.text;
+  }
+
+  /**
+   * A column name that may be a dotted path: `geo.city`, `['geo']['city']` and `['geo.city']` all name the
+   * flattened field `geo.city` (apl.md §2).
+   */
+  protected parseFieldPath(): string {
+    let name = this.parseColumnName();
+    for (;;) {
+      if (this.isPunct('.') && this.peek(1).kind === 'ident') {
+        this.advance();
+        name += '.' + this.advance().text;
+      } else if (this.isPunct('[') && this.peek(1).kind === 'string') {
+        name += '.' + this.parseBracketName();
+      } else return name;
+    }
+  }
+
+  protected parseColumnName(): string {
+    if (this.isPunct('[')) return this.parseBracketName();
+    const t = this.peek();
+    if (t.kind !== 'ident') throw this.expected('a column name');
+    this.advance();
+    return t.text;
+  }
+
+  protected parsePatterns(allowOrder: boolean): NamePattern[] {
+    const out: NamePattern[] = [];
+    do {
+      const s = this.peek().start;
+      // The pieces of a pattern touch each other: `resp*`, `*_id`, `a*b`, `['geo.']*`, and dotted paths
+      // (`geo.city`, `geo.*`, `['geo']['city']`) name flattened fields. Only a `*` outside quotes is a
+      // wildcard: `['a*']` is the column literally named `a*`.
+      let pattern = '';
+      let wildcard = false;
+      for (let first = true; ; first = false) {
+        if (!first && this.peek().start !== this.lastEnd) break;
+        if (this.isPunct('*')) {
+          this.advance();
+          pattern += '*';
+          wildcard = true;
+        } else if (this.isPunct('[') && (first || this.peek(1).kind === 'string')) {
+          const name = this.parseBracketName();
+          pattern += first || pattern.endsWith('*') || pattern.endsWith('.') ? name : `.${name}`;
+        } else if (this.peek().kind === 'ident' || (!first && this.peek().kind === 'int')) {
+          pattern += this.advance().text;
+        } else if (!first && this.isPunct('.') && this.peek(1).start === this.peek().end) {
+          this.advance();
+          pattern += '.';
+        } else if (first) {
+          throw this.expected('a column name');
+        } else break;
+      }
+      let order: NamePattern['order'];
+      if (allowOrder) {
+        if (this.isIdent('asc') || this.isIdent('desc')) order = this.advance().text as 'asc' | 'desc';
+        else if (
+          this.isIdent('granny') &&
+          this.isPunct('-', 1) &&
+          (this.isIdent('asc', 2) || this.isIdent('desc', 2))
+        ) {
+          this.advance();
+          this.advance();
+          order = `granny-${this.advance().text}` as 'granny-asc' | 'granny-desc';
+        }
+      }
+      out.push({ pattern, wildcard, order, span: this.spanFrom(s) });
+    } while (this.acceptPunct(','));
+    return out;
+  }
+
+  protected parseSortKeys(): SortKey[] {
+    const keys: SortKey[] = [];
+    do {
+      const start = this.peek().start;
+      const expr = this.parseExpr();
+      let desc = true;
+      if (this.acceptIdent('asc')) desc = false;
+      else if (this.acceptIdent('desc')) desc = true;
+      let nullsFirst: boolean | undefined;
+      if (this.acceptIdent('nulls')) {
+        if (this.acceptIdent('first')) nullsFirst = true;
+        else if (this.acceptIdent('last')) nullsFirst = false;
+        else throw this.expected("'first' or 'last'", this.peek(), ['first', 'last']);
+      }
+      keys.push({ expr, desc, nullsFirst, span: this.spanFrom(start) });
+    } while (this.acceptPunct(','));
+    return keys;
+  }
+
+  protected parseAssignments(): Assignment[] {
+    const items: Assignment[] = [];
+    do items.push(this.parseAssignment());
+    while (this.acceptPunct(','));
+    return items;
+  }
+
+  protected parseAssignment(): Assignment {
+    const start = this.peek().start;
+    const t = this.peek();
+    const tupleLength = this.tupleAssignmentLength();
+    if (tupleLength > 0) {
+      this.advance();
+      const names: { name: string; span: SourceSpan }[] = [];
+      for (let i = 0; i < tupleLength; i++) {
+        const n = this.advance();
+        names.push({ name: n.text, span: this.tokSpan(n) });
+        this.advance(); // ',' or ')'
+      }
+      this.expectPunct('=');
+      const expr = this.parseExpr();
+      return { names, expr, span: this.spanFrom(start) };
+    }
+    if (t.kind === 'ident' && this.isPunct('=', 1)) {
+      this.advance();
+      this.advance();
+      const expr = this.parseExpr();
+      return { name: t.text, nameSpan: this.tokSpan(t), expr, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2) && this.isPunct('=', 3)) {
+      const nameSpanStart = t.start;
+      const name = this.parseBracketName();
+      const nameSpan = this.spanFrom(nameSpanStart);
+      this.expectPunct('=');
+      const expr = this.parseExpr();
+      return { name, nameSpan, expr, span: this.spanFrom(start) };
+    }
+    const expr = this.parseExpr();
+    return { expr, span: this.spanFrom(start) };
+  }
+
+  /** The number of names when the next tokens are `(a, b, …) =` (Kusto's tuple assignment), else 0. */
+  protected tupleAssignmentLength(): number {
+    if (!this.isPunct('(')) return 0;
+    for (let i = 1; ; i += 2) {
+      if (this.peek(i).kind !== 'ident') return 0;
+      if (this.isPunct(')', i + 1)) return this.isPunct('=', i + 2) ? (i + 1) / 2 : 0;
+      if (!this.isPunct(',', i + 1)) return 0;
+    }
+  }
+
+  // ---- scalar expressions ----
+
+  parseExpr(): Expr {
+    return this.nested(() => this.parseOr());
+  }
+
+  protected binary(op: string, left: Expr, right: Expr, opTok: Token): Expr {
+    const depth = Math.max(this.chainDepth.get(left) ?? 0, this.chainDepth.get(right) ?? 0) + 1;
+    if (depth > MAX_OPERATOR_CHAIN) {
+      throw aplError('apl_too_complex', { limit: MAX_OPERATOR_CHAIN }, this.tokSpan(opTok));
+    }
+    const node: Expr = {
+      kind: 'binary',
+      op,
+      left,
+      right,
+      opSpan: this.tokSpan(opTok),
+      span: this.src.span(left.span.start, right.span.end),
+    };
+    this.chainDepth.set(node, depth);
+    return node;
+  }
+
+  protected parseOr(): Expr {
+    let left = this.parseAnd();
+    while (this.isIdent('or')) {
+      const opTok = this.advance();
+      left = this.binary('or', left, this.parseAnd(), opTok);
+    }
+    return left;
+  }
+
+  protected parseAnd(): Expr {
+    let left = this.parseComparison();
+    while (this.isIdent('and')) {
+      const opTok = this.advance();
+      left = this.binary('and', left, this.parseComparison(), opTok);
+    }
+    return left;
+  }
+
+  protected parseComparison(): Expr {
+    const left = this.parseAdditive();
+    const t = this.peek();
+    if (this.searchDepth > 0 && t.kind === 'punct' && t.text === ':' && left.kind === 'name') {
+      // `search Field:"term"`: the term applies to one field.
+      this.advance();
+      return this.binary(':', left, this.parseAdditive(), t);
+    }
+    if (t.kind === 'punct' && COMPARISON_PUNCT.has(t.text)) {
+      this.advance();
+      const op = t.text === '<>' ? '!=' : t.text;
+      return this.binary(op, left, this.parseAdditive(), t);
+    }
+    if (t.kind !== 'ident') return left;
+    if (STRING_OPERATORS.has(t.text)) {
+      this.advance();
+      return this.binary(t.text, left, this.parseAdditive(), t);
+    }
+    if ((t.text === 'matches' || t.text === '!matches') && this.isIdent('regex', 1)) {
+      this.advance();
+      this.advance();
+      return this.binary(
+        t.text === 'matches' ? 'matches regex' : '!matches regex',
+        left,
+        this.parseAdditive(),
+        t,
+      );
+    }
+    if (LIST_OPERATORS.has(t.text)) {
+      this.advance();
+      this.expectPunct('(');
+      if (this.looksTabularInList()) {
+        const subquery = this.parseTabular();
+        this.expectPunct(')');
+        return {
+          kind: 'in',
+          op: t.text,
+          left,
+          list: [],
+          subquery,
+          span: this.src.span(left.span.start, this.lastEnd),
+        };
+      }
+      const list: Expr[] = [];
+      do list.push(this.parseExpr());
+      while (this.acceptPunct(','));
+      this.expectPunct(')');
+      return { kind: 'in', op: t.text, left, list, span: this.src.span(left.span.start, this.lastEnd) };
+    }
+    if (t.text === 'between' || t.text === '!between') {
+      this.advance();
+      this.expectPunct('(');
+      const low = this.parseAdditive();
+      this.expectPunct('..');
+      const high = this.parseAdditive();
+      this.expectPunct(')');
+      return {
+        kind: 'between',
+        negated: t.text === '!between',
+        left,
+        low,
+        high,
+        span: this.src.span(left.span.start, this.lastEnd),
+      };
+    }
+    return left;
+  }
+
+  protected parseAdditive(): Expr {
+    let left = this.parseMultiplicative();
+    while (this.isPunct('+') || this.isPunct('-')) {
+      const opTok = this.advance();
+      left = this.binary(opTok.text, left, this.parseMultiplicative(), opTok);
+    }
+    return left;
+  }
+
+  protected parseMultiplicative(): Expr {
+    let left = this.parseUnary();
+    while (this.isPunct('*') || this.isPunct('/') || this.isPunct('%')) {
+      const opTok = this.advance();
+      left = this.binary(opTok.text, left, this.parseUnary(), opTok);
+    }
+    return left;
+  }
+
+  protected parseUnary(): Expr {
+    if (this.searchDepth > 0 && this.isIdent('not') && !this.isPunct('(', 1)) {
+      // `search not "term"`: a prefix keyword inside search predicates.
+      const t = this.advance();
+      const operand = this.nested(() => this.parseComparison());
+      return {
+        kind: 'call',
+        name: 'not',
+        args: [operand],
+        nameSpan: this.tokSpan(t),
+        span: this.spanFrom(t.start),
+      };
+    }
+    if (this.isPunct('-') || this.isPunct('+')) {
+      const opTok = this.advance();
+      const operand = this.nested(() => this.parseUnary());
+      const span = this.src.span(opTok.start, operand.span.end);
+      if (operand.kind === 'literal' && typeof operand.value === 'number' && opTok.text === '-') {
+        return { ...operand, value: -operand.value, span };
+      }
+      if (opTok.text === '+') return { ...operand, span };
+      return { kind: 'unary', op: '-', operand, span };
+    }
+    return this.parsePostfix();
+  }
+
+  protected parsePostfix(): Expr {
+    let expr = this.parsePrimary();
+    for (;;) {
+      if (this.isPunct('.') && this.peek(1).kind === 'ident') {
+        this.advance();
+        const name = this.advance();
+        expr = {
+          kind: 'member',
+          target: expr,
+          name: name.text,
+          span: this.src.span(expr.span.start, name.end),
+        };
+      } else if (this.isPunct('.') && this.isPunct('[', 1)) {
+        this.advance();
+      } else if (this.isPunct('[')) {
+        this.advance();
+        const index = this.parseExpr();
+        this.expectPunct(']');
+        expr = { kind: 'index', target: expr, index, span: this.src.span(expr.span.start, this.lastEnd) };
+      } else {
+        return expr;
+      }
+    }
+  }
+
+  protected parsePrimary(): Expr {
+    const t = this.peek();
+    switch (t.kind) {
+      case 'int':
+        this.advance();
+        return { kind: 'literal', type: 'long', value: t.value, span: this.tokSpan(t) };
+      case 'real':
+        this.advance();
+        return { kind: 'literal', type: 'real', value: t.value, span: this.tokSpan(t) };
+      case 'timespan':
+        this.advance();
+        return { kind: 'literal', type: 'timespan', value: t.value, span: this.tokSpan(t) };
+      case 'string':
+        this.advance();
+        return { kind: 'literal', type: 'string', value: t.text, span: this.tokSpan(t) };
+      case 'ident':
+        return this.parseIdentExpr();
+      case 'punct':
+        if (t.text === '(') {
+          this.advance();
+          const inner = this.parseExpr();
+          this.expectPunct(')');
+          return inner;
+        }
+        if (t.text === '[' && this.peek(1).kind === 'string') {
+          const name = this.parseBracketName();
+          return { kind: 'name', name, quoted: true, span: this.spanFrom(t.start) };
+        }
+        if (t.text === '*') {
+          this.advance();
+          return { kind: 'star', span: this.tokSpan(t) };
+        }
+        throw this.expected('an expression', t);
+      default:
+        throw this.expected('an expression', t);
+    }
+  }
+
+  protected parseIdentExpr(): Expr {
+    const t = this.advance();
+    const name = t.text;
+    if (name === 'true' || name === 'false') {
+      return { kind: 'literal', type: 'bool', value: name === 'true', span: this.tokSpan(t) };
+    }
+    if (name === 'null' && !this.isPunct('(')) {
+      // Bare `null`: a null of no particular type (dynamic), like `dynamic(null)`.
+      return { kind: 'literal', type: 'dynamic', value: null, span: this.tokSpan(t) };
+    }
+    if (!this.isPunct('(')) return { kind: 'name', name, quoted: false, span: this.tokSpan(t) };
+    if (name === 'datetime' || name === 'date') return this.parseDatetimeLiteral(t);
+    if (name === 'dynamic') {
+      this.advance();
+      const value = this.parseDynamicValue();
+      this.expectPunct(')');
+      return { kind: 'literal', type: 'dynamic', value, span: this.spanFrom(t.start) };
+    }
+    if (name === 'toscalar') return this.parseToscalar(t);
+    if (name === 'typeof') {
+      this.advance();
+      const tt = this.advance();
+      const type = typeFromName(tt.text);
+      if (!type) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+      this.expectPunct(')');
+      return { kind: 'typeof', type, span: this.spanFrom(t.start) };
+    }
+    const typed = typeFromName(name);
+    if (typed && this.isIdent('null', 1) && this.isPunct(')', 2)) {
+      this.advance();
+      this.advance();
+      this.advance();
+      return { kind: 'literal', type: typed, value: null, span: this.spanFrom(t.start) };
+    }
+    if (typed === 'timespan' && this.peek(1).kind === 'timespan' && this.isPunct(')', 2)) {
+      this.advance();
+      const v = this.advance();
+      this.advance();
+      return { kind: 'literal', type: 'timespan', value: v.value, span: this.spanFrom(t.start) };
+    }
+    this.advance(); // (
+    const args: Expr[] = [];
+    if (!this.isPunct(')')) {
+      do args.push(this.parseExpr());
+      while (this.acceptPunct(','));
+    }
+    this.expectPunct(')');
+    const span = this.spanFrom(t.start);
+    // `long(11)`, `real(1)`, `bool(true)`: typed literals written as calls.
+    if (typed && typed !== 'dynamic' && args.length === 1 && args[0].kind === 'literal') {
+      const lit = args[0];
+      if (typed === 'long' && typeof lit.value === 'number')
+        return { kind: 'literal', type: 'long', value: Math.trunc(lit.value), span };
+      if (typed === 'real' && typeof lit.value === 'number')
+        return { kind: 'literal', type: 'real', value: lit.value, span };
+      if (typed === 'bool' && typeof lit.value === 'boolean')
+        return { kind: 'literal', type: 'bool', value: lit.value, span };
+      if (typed === 'string' && typeof lit.value === 'string')
+        return { kind: 'literal', type: 'string', value: lit.value, span };
+    }
+    return { kind: 'call', name, args, nameSpan: this.tokSpan(t), span };
+  }
+
+  /**
+   * `toscalar(T | ...)`: an `in` node with op `toscalar` whose subquery the caller runs before planning
+   * (ast.ts). `toscalar(expr)` of a scalar is the scalar itself.
+   */
+  protected parseToscalar(nameTok: Token): Expr {
+    this.advance(); // (
+    const tabular = this.looksTabularInList() || this.looksTabular() || this.isIdent('print');
+    if (!tabular) {
+      const inner = this.parseExpr();
+      this.expectPunct(')');
+      return inner;
+    }
+    const subquery = this.parseTabular();
+    this.expectPunct(')');
+    const span = this.spanFrom(nameTok.start);
+    const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span: this.tokSpan(nameTok) };
+    return { kind: 'in', op: 'toscalar', left, list: [], subquery, span };
+  }
+
+  /** `datetime(...)` holds raw text (`2024-05-01 12:00:00`), so it is read from the source, not as tokens. */
+  protected parseDatetimeLiteral(nameTok: Token): Expr {
+    const paren = this.advance();
+    this.lookahead = [];
+    const text = this.src.text;
+    const close = text.indexOf(')', paren.end);
+    if (close < 0)
+      throw this.expected("')'", { kind: 'eof', text: '', start: text.length, end: text.length });
+    let raw = text.slice(paren.end, close).trim();
+    this.lexer.pos = close + 1;
+    this.lastEnd = close + 1;
+    const span = this.src.span(nameTok.start, close + 1);
+    if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
+      raw = raw.slice(1, -1);
+    if (raw === 'null') return { kind: 'literal', type: 'datetime', value: null, span };
+    const ms = parseKustoDatetime(raw);
+    if (ms === null) throw aplError('apl_invalid_datetime', { text: raw }, span);
+    return { kind: 'literal', type: 'datetime', value: ms, span };
+  }
+
+  protected parseDynamicValue(): unknown {
+    return this.nested(() => this.parseDynamicValueInner());
+  }
+
+  protected parseDynamicValueInner(): unknown {
+    const t = this.peek();
+    if (this.acceptPunct('[')) {
+      const arr: unknown[] = [];
+      if (!this.isPunct(']')) {
+        do arr.push(this.parseDynamicValue());
+        while (this.acceptPunct(','));
+      }
+      this.expectPunct(']');
+      return arr;
+    }
+    if (this.acceptPunct('{')) {
+      const obj: Record<string, unknown> = {};
+      if (!this.isPunct('}')) {
+        do {
+          const k = this.advance();
+          if (k.kind !== 'string' && k.kind !== 'ident') throw this.expected('a property name', k);
+          this.expectPunct(':');
+          obj[k.text] = this.parseDynamicValue();
+        } while (this.acceptPunct(','));
+      }
+      this.expectPunct('}');
+      return obj;
+    }
+    if (this.isPunct('-')) {
+      this.advance();
+      const n = this.advance();
+      if (n.kind !== 'int' && n.kind !== 'real' && n.kind !== 'timespan') throw this.expected('a number', n);
+      return -(n.value as number);
+    }
+    switch (t.kind) {
+      case 'string':
+        this.advance();
+        return t.text;
+      case 'int':
+      case 'real':
+      case 'timespan':
+        this.advance();
+        return t.value;
+      case 'ident':
+        if (t.text === 'true' || t.text === 'false' || t.text === 'null') {
+          this.advance();
+          return t.text === 'null' ? null : t.text === 'true';
+        }
+        break;
+      default:
+        break;
+    }
+    throw aplError('apl_invalid_dynamic', { reason: `unexpected ${describeToken(t)}` }, this.tokSpan(t));
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * Statements (`let` of scalars, tables and user-defined functions, `set`) and tabular sources (datasets,
+ * `datatable`, `print`, `range`, `union`, subqueries, function calls, a leading `search`).
+ */
+import type {
+  AplType,
+  Expr,
+  FunctionDefinition,
+  FunctionParam,
+  Operator,
+  Query,
+  Statement,
+  TabularExpr,
+  TabularSource,
+} from '../ast';
+import { aplError, closestName } from '../diagnostics';
+import { describeToken } from '../tokens';
+import { WORDS_AFTER_EXPR, TYPE_NAME_LIST, typeFromName } from './grammar';
+import { OperatorParser } from './operator-parser';
+
+export class QueryParser extends OperatorParser {
+  // ---- statements ----
+
+  parseQuery(): Query {
+    const statements: Statement[] = [];
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    for (;;) {
+      if (this.isIdent('let')) {
+        statements.push(this.parseLet());
+        this.expectPunct(';');
+        continue;
+      }
+      if (this.isIdent('set') && this.peek(1).kind === 'ident') {
+        statements.push(this.parseSet());
+        this.expectPunct(';');
+        continue;
+      }
+      break;
+    }
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    const body = this.parseTabular();
+    while (this.acceptPunct(';')) {
+      /* a trailing `;` is tolerated */
+    }
+    const t = this.peek();
+    if (t.kind !== 'eof') {
+      const suggestion = t.kind === 'ident' ? closestName(t.text, WORDS_AFTER_EXPR) : undefined;
+      throw aplError('apl_unexpected_token', { found: describeToken(t), suggestion }, this.tokSpan(t));
+    }
+    return { statements, body, span: this.src.span(0, this.src.text.length) };
+  }
+
+  parseStandaloneExpr(): Expr {
+    if (this.peek().kind === 'eof') throw aplError('apl_empty_query', {}, this.tokSpan(this.peek()));
+    const expr = this.parseExpr();
+    const t = this.peek();
+    if (t.kind !== 'eof')
+      throw aplError('apl_unexpected_token', { found: describeToken(t) }, this.tokSpan(t));
+    return expr;
+  }
+
+  protected parseLet(): Statement {
+    const start = this.advance().start;
+    let nameTok = this.peek();
+    if (this.isPunct('[') && this.peek(1).kind === 'string' && this.isPunct(']', 2)) {
+      // `let ['some number'] = 20;` (Kusto): a name that needs quoting.
+      const nameStart = nameTok.start;
+      const name = this.parseBracketName();
+      nameTok = { kind: 'ident', text: name, start: nameStart, end: this.lastEnd };
+    } else {
+      if (nameTok.kind !== 'ident') throw this.expected('a name');
+      this.advance();
+    }
+    this.expectPunct('=');
+    if (this.startsFunctionDefinition()) {
+      const definition = this.parseFunctionDefinition(nameTok.text, start);
+      this.functions.set(nameTok.text, definition);
+      this.tableLets.delete(nameTok.text);
+      this.scalarLets.delete(nameTok.text);
+      return { kind: 'let-function', definition, span: definition.span };
+    }
+    if (this.looksTabular()) {
+      const query = this.parseTabular();
+      this.tableLets.add(nameTok.text);
+      return { kind: 'let-tabular', name: nameTok.text, query, span: this.spanFrom(start) };
+    }
+    const expr = this.parseExpr();
+    this.scalarLets.add(nameTok.text);
+    return { kind: 'let-scalar', name: nameTok.text, expr, span: this.spanFrom(start) };
+  }
+
+  /**
+   * `(a: long, b: string = "x") { [let ...;]* Expr }`. Parameters are scalars (Kusto's tabular parameters
+   * are not supported); a parameter with a default is optional, and only trailing ones may have defaults.
+   */
+  protected parseFunctionDefinition(name: string, start: number): FunctionDefinition {
+    this.expectPunct('(');
+    const params: FunctionParam[] = [];
+    if (!this.isPunct(')')) {
+      do {
+        const s = this.peek().start;
+        const p = this.peek();
+        if (p.kind !== 'ident') throw this.expected('a parameter name', p);
+        this.advance();
+        this.expectPunct(':');
+        if (this.isPunct('(')) {
+          throw aplError(
+            'apl_unsupported',
+            { what: `tabular parameter '${p.text}' of a user-defined function` },
+            this.spanFrom(s),
+          );
+        }
+        const tt = this.peek();
+        const type = tt.kind === 'ident' ? typeFromName(tt.text) : undefined;
+        if (!type) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+        this.advance();
+        let defaultValue: Expr | undefined;
+        if (this.acceptPunct('=')) defaultValue = this.parseExpr();
+        else if (params.some((q) => q.defaultValue)) {
+          throw aplError(
+            'apl_invalid_argument',
+            { name, reason: `parameter '${p.text}' without a default follows one with a default` },
+            this.spanFrom(s),
+          );
+        }
+        params.push({ name: p.text, type, defaultValue, span: this.spanFrom(s) });
+      } while (this.acceptPunct(','));
+    }
+    this.expectPunct(')');
+    this.expectPunct('{');
+    // The body sees the parameters as scalars; its own lets end with it.
+    const savedScalars = new Set(this.scalarLets);
+    const savedTables = new Set(this.tableLets);
+    const savedFunctions = new Map(this.functions);
+    for (const p of params) {
+      this.scalarLets.add(p.name);
+      this.tableLets.delete(p.name);
+      this.functions.delete(p.name);
+    }
+    try {
+      const statements: Statement[] = [];
+      while (this.isIdent('let')) {
+        statements.push(this.parseLet());
+        this.expectPunct(';');
+      }
+      let result: FunctionDefinition['result'];
+      if (this.looksTabular() || this.isTableName()) result = { kind: 'tabular', query: this.parseTabular() };
+      else result = { kind: 'scalar', expr: this.parseExpr() };
+      while (this.acceptPunct(';')) {
+        /* `{ x + 1; }` */
+      }
+      this.expectPunct('}');
+      return { name, params, statements, result, span: this.spanFrom(start) };
+    } finally {
+      this.scalarLets.clear();
+      savedScalars.forEach((n) => this.scalarLets.add(n));
+      this.tableLets.clear();
+      savedTables.forEach((n) => this.tableLets.add(n));
+      this.functions.clear();
+      savedFunctions.forEach((v, k) => this.functions.set(k, v));
+    }
+  }
+
+  protected parseSet(): Statement {
+    const start = this.advance().start;
+    const name = this.advance().text;
+    let value: Expr | undefined;
+    if (this.acceptPunct('=')) value = this.parseExpr();
+    return { kind: 'set', name, value, span: this.spanFrom(start) };
+  }
+
+  // ---- tabular expressions ----
+
+  protected override parseTabular(): TabularExpr {
+    return this.nested(() => this.parseTabularInner());
+  }
+
+  protected parseTabularInner(): TabularExpr {
+    const start = this.peek().start;
+    if (this.startsLeadingSearch()) return this.parseLeadingSearch();
+    const source = this.parseSource();
+    const operators: Operator[] = [];
+    while (this.acceptPunct('|')) operators.push(this.parseOperator());
+    return { source, operators, span: this.spanFrom(start) };
+  }
+
+  protected override parseSource(): TabularSource {
+    const t = this.peek();
+    const start = t.start;
+    if (this.isPunct('(')) {
+      this.advance();
+      const query = this.parseTabular();
+      this.expectPunct(')');
+      return { kind: 'subquery', query, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('[')) {
+      const name = this.parseBracketName();
+      return { kind: 'dataset', name, span: this.spanFrom(start) };
+    }
+    if (t.kind === 'ident') {
+      const fn = this.tabularFunctionAt();
+      if (fn) return this.parseFunctionSource(fn);
+      if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
+      if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2))
+        return this.parseRange();
+      if (t.text === 'externaldata' && this.isPunct('(', 1)) {
+        throw aplError(
+          'apl_unsupported',
+          { what: 'externaldata (Quarry does not fetch external files; use datatable or ingest the data)' },
+          this.tokSpan(t),
+        );
+      }
+      if (t.text === 'print') {
+        this.advance();
+        const items = this.parseAssignments();
+        return { kind: 'print', items, span: this.spanFrom(start) };
+      }
+      if (t.text === 'union') {
+        this.advance();
+        const { tables, withSource } = this.parseUnionArgs();
+        return { kind: 'union', tables, withSource, span: this.spanFrom(start) };
+      }
+      this.advance();
+      return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
+    }
+    if (t.kind === 'string') {
+      // `"dataset"` as a source is accepted by Axiom's UI.
+      this.advance();
+      return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };
+    }
+    throw this.expected('a dataset or table expression');
+  }
+
+  /** `range Column from Start to Stop step Step`. */
+  protected parseRange(): TabularSource {
+    const start = this.advance().start;
+    const column = this.advance().text;
+    this.expectIdent('from');
+    const from = this.parseAdditive();
+    this.expectIdent('to');
+    const to = this.parseAdditive();
+    this.expectIdent('step');
+    const step = this.parseAdditive();
+    return { kind: 'range', column, from, to, step, span: this.spanFrom(start) };
+  }
+
+  /** `f(args)` (or `f` alone) where `f` is a tabular user-defined function: its body, invoked. */
+  protected parseFunctionSource(definition: FunctionDefinition): TabularSource {
+    const start = this.advance().start;
+    const args: Expr[] = [];
+    if (this.acceptPunct('(')) {
+      if (!this.isPunct(')')) {
+        do args.push(this.parseExpr());
+        while (this.acceptPunct(','));
+      }
+      this.expectPunct(')');
+    }
+    const span = this.spanFrom(start);
+    const query = definition.result.kind === 'tabular' ? definition.result.query : undefined;
+    return { kind: 'subquery', query: query!, invoke: { definition, args, span }, span };
+  }
+
+  /**
+   * `search [kind=...] [in (Datasets)] Predicate` starting a query: the union of the named datasets (every
+   * dataset without `in`), with the source dataset in column `$table` (Kusto), filtered by the search.
+   */
+  protected parseLeadingSearch(): TabularExpr {
+    const start = this.advance().start;
+    const caseSensitive = this.parseSearchKind();
+    const refs: TabularSource[] = [];
+    if (this.isIdent('in') && this.isPunct('(', 1)) {
+      this.advance();
+      this.advance();
+      do refs.push(this.parseDatasetRef());
+      while (this.acceptPunct(','));
+      this.expectPunct(')');
+    } else {
+      refs.push({ kind: 'dataset-pattern', pattern: '*', span: this.src.span(start, this.lastEnd) });
+    }
+    const predicate = this.parseSearchPredicate();
+    const tables = refs.map((r) => ({ source: r, operators: [], span: r.span }));
+    const source: TabularSource = {
+      kind: 'union',
+      tables,
+      withSource: '$table',
+      span: this.spanFrom(start),
+    };
+    const operators: Operator[] = [{ kind: 'search', caseSensitive, predicate, span: this.spanFrom(start) }];
+    while (this.acceptPunct('|')) operators.push(this.parseOperator());
+    return { source, operators, span: this.spanFrom(start) };
+  }
+
+  /**
+   * A dataset named in `union` or `search in (...)`: a name, `['quoted name']`, or a pattern with `*`
+   * (`logs*`, `*`, `web-*`, `['web-*']`). Unquoted patterns are the touching tokens of the name.
+   */
+  protected override parseDatasetRef(): TabularSource {
+    const t = this.peek();
+    const start = t.start;
+    if (this.isPunct('[') && this.peek(1).kind === 'string') {
+      const name = this.parseBracketName();
+      const span = this.spanFrom(start);
+      return name.includes('*')
+        ? { kind: 'dataset-pattern', pattern: name, span }
+        : { kind: 'dataset', name, span };
+    }
+    const keyword =
+      t.kind === 'ident' &&
+      ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'print' || t.text === 'union');
+    const startsName = (t.kind === 'ident' && !keyword) || this.isPunct('*');
+    if (!startsName) return this.parseSource();
+    let text = '';
+    let end = start;
+    for (;;) {
+      const k = this.peek();
+      const glues =
+        k.kind === 'ident' || k.kind === 'int' || (k.kind === 'punct' && ['*', '-', '.'].includes(k.text));
+      if (!glues || (text !== '' && k.start !== end)) break;
+      text += this.src.text.slice(k.start, k.end);
+      end = k.end;
+      this.advance();
+    }
+    const span = this.spanFrom(start);
+    return text.includes('*')
+      ? { kind: 'dataset-pattern', pattern: text, span }
+      : { kind: 'dataset', name: text, span };
+  }
+
+  protected parseDatatable(): TabularSource {
+    const start = this.advance().start;
+    this.expectPunct('(');
+    const columns: { name: string; type: AplType }[] = [];
+    do {
+      const name = this.parseColumnName();
+      this.expectPunct(':');
+      const typeTok = this.peek();
+      const type = typeTok.kind === 'ident' ? typeFromName(typeTok.text) : undefined;
+      if (!type) throw this.expected('a type name', typeTok, TYPE_NAME_LIST);
+      this.advance();
+      columns.push({ name, type });
+    } while (this.acceptPunct(','));
+    this.expectPunct(')');
+    this.expectPunct('[');
+    const values: Expr[] = [];
+    // A trailing comma before `]` is allowed (Kusto's own examples end rows with one).
+    while (!this.isPunct(']')) {
+      values.push(this.parseExpr());
+      if (!this.acceptPunct(',')) break;
+    }
+    this.expectPunct(']');
+    return { kind: 'datatable', columns, values, span: this.spanFrom(start) };
+  }
+}
