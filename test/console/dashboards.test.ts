@@ -24,7 +24,7 @@ describe('console: dashboards', () => {
     await env?.close();
   });
 
-  it('creates "Ops", adds a time series, a statistic and a note, moves and resizes them, saves through /v2/dashboards', async () => {
+  it('creates "Ops", adds a time series, a statistic, a note, a table and a log stream, moves and resizes them, saves through /v2/dashboards', async () => {
     const w = await openPage(env);
     await signIn(w, env, '/dashboards', '/dashboards');
     const page = w.page;
@@ -48,9 +48,15 @@ describe('console: dashboards', () => {
     await addElement('Time series', "['sample'] | summarize count() by bin(_time, 5m), method");
     await addElement('Statistic', "['sample'] | summarize count()");
     await addElement('Note', null, '# Hello\n\nThe **ops** board.');
+    await addElement('Table', "['sample'] | summarize count() by method");
+    await addElement('Log stream', "['sample'] | where status >= 500 | take 50");
 
     const tiles = page.locator('.react-grid-item');
-    await expect(tiles.count()).resolves.toBe(3);
+    await expect(tiles.count()).resolves.toBe(5);
+    await page.getByRole('grid', { name: 'Table' }).getByRole('gridcell', { name: 'PUT' }).waitFor();
+    await expect(page.getByRole('grid', { name: 'Log stream' }).getAttribute('aria-rowcount')).resolves.toBe(
+      '51',
+    );
     const chartTile = tiles.filter({ has: page.getByRole('img', { name: /chart/ }) });
     await chartTile.getByRole('img').waitFor();
     await page.getByText('2000', { exact: true }).waitFor();
@@ -77,7 +83,13 @@ describe('console: dashboards', () => {
     const doc = stored.dashboard;
     expect(doc.name).toBe('Ops');
     expect(doc.schemaVersion).toBe(2);
-    expect(doc.charts.map((c: { type: string }) => c.type)).toEqual(['TimeSeries', 'Statistic', 'Note']);
+    expect(doc.charts.map((c: { type: string }) => c.type)).toEqual([
+      'TimeSeries',
+      'Statistic',
+      'Note',
+      'Table',
+      'LogStream',
+    ]);
     const layout = Object.fromEntries(
       doc.layout.map((l: { i: string }) => [doc.charts.find((c: { id: string }) => c.id === l.i).type, l]),
     );
@@ -96,7 +108,7 @@ describe('console: dashboards', () => {
     );
     await page.reload();
     await page.getByRole('heading', { name: 'Hello' }).waitFor();
-    await expect(tiles.count()).resolves.toBe(3);
+    await expect(tiles.count()).resolves.toBe(5);
     const boxesAfter = await tiles.evaluateAll((els) =>
       els.map((e) => (e as unknown as { style: { transform: string } }).style.transform),
     );
