@@ -1,0 +1,375 @@
+/**
+ * The tabular operators after `|`, each turned into plan nodes over its input.
+ */
+import { aplError, type NamePattern, type Operator, type TabularExpr } from '@quarry/apl';
+import { call, col, lit } from '../expr';
+import { type NamedExpr, type ParseKvOptions, type PlanNode, hasField } from '../nodes/plan-node';
+import { unifyTypes, type AplType, type Field } from '../types';
+import {
+  operatorHasWindows,
+  escapeRegExp,
+  wireName,
+  codePointCompare,
+  naturalCompare,
+  keepOnlyValid,
+  caseSensitiveMatches,
+} from './binding-helpers';
+import { WindowBinder } from './window-binder';
+
+export abstract class OperatorBinder extends WindowBinder {
+  protected override buildOperator(input: PlanNode, op: Operator): PlanNode {
+    const fields = input.schema;
+    if (operatorHasWindows(op)) return this.buildWithWindows(input, op);
+    switch (op.kind) {
+      case 'serialize':
+        return this.buildSerialize(input, op);
+      case 'where':
+        return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
+      case 'search': {
+        const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive);
+        return {
+          kind: 'filter',
+          input,
+          predicate: op.caseSensitive ? caseSensitiveMatches(predicate) : predicate,
+          schema: fields,
+        };
+      }
+      case 'sample': {
+        const f = this.constantNumber(op.fraction, fields, 'sample');
+        return {
+          kind: 'filter',
+          input,
+          predicate: call('<', [call('rand', [], 'real'), lit(f, 'real')], 'bool'),
+          schema: fields,
+        };
+      }
+      case 'extend': {
+        // Items are bound left to right: a later item may use an earlier one (Kusto).
+        let items = this.bindNamed(op.items, fields, 'extend', true);
+        if (op.valid) items = keepOnlyValid(items, fields);
+        const schema = fields.filter((f) => !items.some((i) => i.name === f.name));
+        items.forEach((item, idx) => {
+          if (items.slice(idx + 1).some((later) => later.name === item.name)) return;
+          schema.push({ name: item.name, type: item.expr.type });
+        });
+        return { kind: 'extend', input, items, schema };
+      }
+      case 'parse-kv':
+        return this.buildParseKv(input, op);
+      case 'redact':
+        return this.buildRedact(input, op);
+      case 'project': {
+        const items = this.bindNamed(op.items, fields, 'project');
+        return {
+          kind: 'project',
+          input,
+          items,
+          schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+        };
+      }
+      case 'project-away': {
+        const drop = this.matchPatterns(op.patterns, fields);
+        return this.projectFields(
+          input,
+          fields.filter((f) => !drop.has(f.name)),
+        );
+      }
+      case 'project-keep': {
+        const keep = this.matchPatterns(op.patterns, fields);
+        return this.projectFields(
+          input,
+          fields.filter((f) => keep.has(f.name)),
+        );
+      }
+      case 'project-reorder': {
+        // Listed (or matched) columns first, in listed order; a wildcard's matches in input order, or
+        // sorted by name (`asc` / `desc`, `granny-*`: digit runs compared as numbers).
+        const first: Field[] = [];
+        for (const p of op.patterns) {
+          const names = [...this.matchPatterns([p], fields)];
+          if (p.order) {
+            const cmp = p.order.startsWith('granny') ? naturalCompare : codePointCompare;
+            names.sort((a, b) => (p.order!.endsWith('desc') ? cmp(b, a) : cmp(a, b)));
+          }
+          for (const name of names) {
+            const f = fields.find((x) => x.name === name)!;
+            if (!first.includes(f)) first.push(f);
+          }
+        }
+        return this.projectFields(input, [...first, ...fields.filter((f) => !first.includes(f))]);
+      }
+      case 'project-rename': {
+        const renames = new Map<string, string>();
+        for (const r of op.items) {
+          if (!hasField(fields, r.from) && !this.lenientFields())
+            throw this.unknownField(r.from, fields, r.span);
+          renames.set(r.from, r.name);
+        }
+        const items = fields.map((f) => ({ name: renames.get(f.name) ?? f.name, expr: col(f.name, f.type) }));
+        return {
+          kind: 'project',
+          input,
+          items,
+          schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+        };
+      }
+      case 'summarize':
+        return this.buildSummarize(input, op.aggs, op.by, op.span);
+      case 'make-series':
+        return this.buildMakeSeries(input, op);
+      case 'count':
+        return {
+          kind: 'aggregate',
+          input,
+          keys: [],
+          aggs: [
+            {
+              fn: 'count',
+              args: [],
+              predicate: null,
+              outputs: [{ name: 'count', type: 'long' }],
+              params: [],
+            },
+          ],
+          schema: [{ name: 'count', type: 'long' }],
+        };
+      case 'take':
+        return { kind: 'limit', input, count: this.constantCount(op.count, fields, 'take'), schema: fields };
+      case 'sort':
+        return { kind: 'sort', input, keys: this.bindSortKeys(op.keys, fields), schema: fields };
+      case 'top':
+        return {
+          kind: 'top',
+          input,
+          count: this.constantCount(op.count, fields, 'top'),
+          keys: this.bindSortKeys(op.keys, fields),
+          schema: fields,
+        };
+      case 'distinct': {
+        let keys: NamedExpr[];
+        if (op.items.length === 1 && op.items[0].kind === 'star')
+          keys = fields.map((f) => ({ name: f.name, expr: col(f.name, f.type) }));
+        else
+          keys = this.bindNamed(
+            op.items.map((e) => ({ expr: e, span: e.span })),
+            fields,
+            'distinct',
+          );
+        return {
+          kind: 'aggregate',
+          input,
+          keys,
+          aggs: [],
+          schema: keys.map((k) => ({ name: k.name, type: k.expr.type })),
+        };
+      }
+      case 'getschema': {
+        const rows = fields.map((f, i) => [
+          lit(f.name, 'string'),
+          lit(i, 'long'),
+          lit(f.type, 'string'),
+          lit(wireName(f.type), 'string'),
+        ]);
+        return {
+          kind: 'values',
+          schema: [
+            { name: 'ColumnName', type: 'string' },
+            { name: 'ColumnOrdinal', type: 'long' },
+            { name: 'DataType', type: 'string' },
+            { name: 'ColumnType', type: 'string' },
+          ],
+          rows,
+        };
+      }
+      case 'mv-expand': {
+        let schema = [...fields];
+        const items = op.items.map((item) => {
+          const expr = this.bindExpr(item.expr, fields);
+          const column = item.name ?? (expr.kind === 'col' ? expr.name : undefined);
+          if (!column)
+            throw aplError(
+              'apl_invalid_argument',
+              { name: 'mv-expand', reason: 'the expanded expression needs a name' },
+              item.expr.span,
+            );
+          const pos = schema.findIndex((f) => f.name === column);
+          schema = schema.filter((f) => f.name !== column);
+          schema.splice(pos < 0 ? schema.length : pos, 0, { name: column, type: item.toType ?? 'dynamic' });
+          return { column, expr, toType: item.toType };
+        });
+        if (op.itemIndex)
+          schema = [...schema.filter((f) => f.name !== op.itemIndex), { name: op.itemIndex, type: 'long' }];
+        return {
+          kind: 'mv-expand',
+          input,
+          items,
+          itemIndex: op.itemIndex,
+          limit: op.limit,
+          bagExpansion: op.bagExpansion,
+          schema,
+        };
+      }
+      case 'parse': {
+        const source = this.bindExpr(op.source, fields);
+        if (op.mode === 'regex') {
+          // The same pattern query-exec compiles for `parse kind=regex`.
+          const pattern =
+            (op.flags ? `(?${op.flags})` : '') +
+            op.parts.map((p) => (p.kind === 'const' ? p.text : p.kind === 'skip' ? '.*' : '(.*)')).join('');
+          this.checkRegex(pattern + (op.parts[op.parts.length - 1]?.kind === 'capture' ? '$' : ''), op.span);
+        }
+        const captures = op.parts.filter(
+          (p): p is { kind: 'capture'; name: string; type: AplType } => p.kind === 'capture',
+        );
+        const schema = fields.filter((f) => !captures.some((c) => c.name === f.name));
+        for (const c of captures) schema.push({ name: c.name, type: c.type });
+        return {
+          kind: 'parse',
+          input,
+          source,
+          parts: op.parts,
+          mode: op.mode,
+          ...(op.flags ? { flags: op.flags } : {}),
+          dropUnmatched: op.dropUnmatched,
+          schema,
+        };
+      }
+      case 'join':
+      case 'lookup': {
+        const right = this.buildTabular(op.right);
+        for (const c of op.on) {
+          // Static validation (lenient) has no schemas: the keys may exist at run time.
+          if (this.lenientFields()) continue;
+          if (!hasField(fields, c.left)) throw this.unknownField(c.left, fields, c.leftSpan ?? c.span);
+          if (!hasField(right.schema, c.right))
+            throw this.unknownField(c.right, right.schema, c.rightSpan ?? c.span);
+        }
+        const on = op.on.map((c) => ({ left: c.left, right: c.right }));
+        const joinKind = op.joinKind;
+        // Semi and anti joins keep one side's rows and columns only (Kusto).
+        if (['leftsemi', 'leftanti', 'semi', 'anti'].includes(joinKind)) {
+          const rightNames = right.schema.map(() => null);
+          return { kind: 'join', left: input, right, joinKind, on, rightNames, schema: [...fields] };
+        }
+        if (joinKind === 'rightsemi' || joinKind === 'rightanti') {
+          const rightNames = right.schema.map((f) => f.name);
+          return { kind: 'join', left: input, right, joinKind, on, rightNames, schema: [...right.schema] };
+        }
+        const schema = [...fields];
+        const rightNames: (string | null)[] = [];
+        for (const f of right.schema) {
+          // `lookup` drops the right side's keys; `join` keeps them, renamed on a clash (`Key1`, Kusto).
+          const isKey = op.kind === 'lookup' && op.on.some((c) => c.right === f.name);
+          if (isKey) {
+            rightNames.push(null);
+            continue;
+          }
+          let name = f.name;
+          for (let n = 1; hasField(schema, name); n++) name = `${f.name}${n}`;
+          rightNames.push(name);
+          schema.push({ name, type: f.type });
+        }
+        return {
+          kind: 'join',
+          left: input,
+          right,
+          joinKind,
+          on,
+          rightNames,
+          schema,
+        };
+      }
+      case 'union': {
+        const others = op.tables.map((t) => this.buildTabular(t));
+        return this.buildUnion(
+          [input, ...others],
+          [
+            { source: { kind: 'dataset', name: 'input', span: op.span }, operators: [], span: op.span },
+            ...op.tables,
+          ],
+          op.withSource,
+        );
+      }
+    }
+  }
+
+  protected matchPatterns(patterns: NamePattern[], fields: Field[]): Set<string> {
+    const out = new Set<string>();
+    for (const p of patterns) {
+      if (!p.wildcard) {
+        if (!hasField(fields, p.pattern)) {
+          if (this.lenientFields()) continue; // static validation: the column may exist at run time
+          throw this.unknownField(p.pattern, fields, p.span);
+        }
+        out.add(p.pattern);
+        continue;
+      }
+      const re = new RegExp('^' + p.pattern.split('*').map(escapeRegExp).join('.*') + '$');
+      for (const f of fields) if (re.test(f.name)) out.add(f.name);
+    }
+    return out;
+  }
+
+  /**
+   * `parse-kv`: a parse whose captures are the listed keys (ParseNode mode `kv`): each column is its key's
+   * value converted to the key's type, null when the key is absent or the value does not convert.
+   */
+  protected buildParseKv(input: PlanNode, op: Extract<Operator, { kind: 'parse-kv' }>): PlanNode {
+    const source = this.bindExpr(op.source, input.schema);
+    if (op.regex !== undefined) this.checkRegex(op.regex, op.span);
+    const parts = op.keys.map((k) => ({ kind: 'capture' as const, name: k.name, type: k.type }));
+    const schema = input.schema.filter((f) => !op.keys.some((k) => k.name === f.name));
+    for (const k of op.keys) schema.push({ name: k.name, type: k.type });
+    const kv: ParseKvOptions = {
+      quote: op.quote,
+      escape: op.escape ?? '',
+      greedy: op.greedy,
+      ...(op.pairDelimiter !== undefined ? { pairDelimiter: op.pairDelimiter } : {}),
+      ...(op.kvDelimiter !== undefined ? { kvDelimiter: op.kvDelimiter } : {}),
+      ...(op.regex !== undefined ? { regex: op.regex } : {}),
+    };
+    return { kind: 'parse', input, source, parts, mode: 'kv', kv, dropUnmatched: false, schema };
+  }
+
+  /** `redact`: every string column (or the `on` columns) with regex matches masked, in place. */
+  protected buildRedact(input: PlanNode, op: Extract<Operator, { kind: 'redact' }>): PlanNode {
+    const fields = input.schema;
+    for (const p of op.patterns) {
+      const reason = this.ctx.checkRegex?.(p.pattern) ?? null;
+      if (reason !== null) throw aplError('apl_invalid_regex', { pattern: p.pattern, reason }, p.span);
+    }
+    const targets = new Set<string>();
+    if (op.on) {
+      for (const c of op.on) {
+        if (!hasField(fields, c.name) && !this.lenientFields())
+          throw this.unknownField(c.name, fields, c.span);
+        targets.add(c.name);
+      }
+    } else {
+      for (const f of fields) if (f.type === 'string') targets.add(f.name);
+    }
+    const args = [lit(op.replaceToken, 'string'), lit(op.redactGroups, 'bool')];
+    const patterns = op.patterns.map((p) => lit(p.pattern, 'string'));
+    const items = fields.map((f) => ({
+      name: f.name,
+      expr: targets.has(f.name)
+        ? call('redact_text', [col(f.name, f.type), ...args, ...patterns], f.type)
+        : col(f.name, f.type),
+    }));
+    return { kind: 'project', input, items, schema: fields.map((f) => ({ ...f })) };
+  }
+
+  protected buildUnion(inputs: PlanNode[], exprs: TabularExpr[], withSource?: string): PlanNode {
+    const schema: Field[] = [];
+    if (withSource) schema.push({ name: withSource, type: 'string' });
+    for (const input of inputs) {
+      for (const f of input.schema) {
+        const existing = schema.find((x) => x.name === f.name);
+        if (existing) existing.type = unifyTypes(existing.type, f.type);
+        else schema.push({ ...f });
+      }
+    }
+    const sourceNames = exprs.map((e) => (e.source.kind === 'dataset' ? e.source.name : 'union'));
+    return { kind: 'union', inputs, sourceNames, withSource, schema };
+  }
+}

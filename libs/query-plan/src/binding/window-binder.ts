@@ -1,0 +1,150 @@
+/**
+ * Window functions and `serialize`: each window call becomes a hidden column of a window extend over a
+ * serialized input; the expression that used it reads the column, which is dropped afterwards.
+ */
+import { aplError, type Expr, type Operator } from '@quarry/apl';
+import { call, type PExpr } from '../expr';
+import { type NamedExpr, type PlanNode, isSerialized } from '../nodes/plan-node';
+import { WINDOW_SIGNATURES, liftWindows, type CallExpr } from '../window-binding';
+import type { Field } from '../types';
+import { windowImplicitName, isNumeric, arityText } from './binding-helpers';
+import { AggregateBinder } from './aggregate-binder';
+
+export abstract class WindowBinder extends AggregateBinder {
+  /** Built by OperatorBinder. */
+  protected abstract buildOperator(input: PlanNode, op: Operator): PlanNode;
+
+  // ---- window functions ----
+
+  /**
+   * Lifts the window calls of `exprs` into a window extend over `input` (innermost calls first, each a
+   * hidden column) and returns the expressions rewritten to read those columns. The input must be
+   * serialized (Kusto): sorted, a top, `serialize`d or inline rows.
+   */
+  protected withWindows(input: PlanNode, exprs: Expr[]): { node: PlanNode; exprs: Expr[]; hidden: string[] } {
+    const calls: { name: string; call: CallExpr }[] = [];
+    const rewritten = exprs.map((e) =>
+      liftWindows(e, (c) => {
+        const name = `__window_${this.windowColumns++}`;
+        calls.push({ name, call: c });
+        return name;
+      }),
+    );
+    if (calls.length === 0) return { node: input, exprs, hidden: [] };
+    if (!isSerialized(input)) {
+      throw aplError(
+        'apl_invalid_argument',
+        {
+          name: calls[0].call.name,
+          reason: 'window functions need serialized rows: add | serialize or | sort by ... before',
+        },
+        calls[0].call.nameSpan,
+      );
+    }
+    let scope = input.schema;
+    const items: NamedExpr[] = [];
+    for (const { name, call: c } of calls) {
+      const expr = this.bindWindowCall(c, scope);
+      items.push({ name, expr });
+      scope = [...scope, { name, type: expr.type }];
+    }
+    const node: PlanNode = { kind: 'extend', input, items, schema: scope, window: true };
+    return { node, exprs: rewritten, hidden: calls.map((c) => c.name) };
+  }
+
+  protected bindWindowCall(e: CallExpr, fields: Field[]): PExpr {
+    const sig = WINDOW_SIGNATURES.get(e.name)!;
+    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name: e.name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
+        e.span,
+      );
+    }
+    const args = e.args.map((a) => this.bindExpr(a, fields));
+    const isPrevNext = e.name === 'prev' || e.name === 'next';
+    if (isPrevNext && args[1]) {
+      const offset = this.constantOf(args[1], e.args[1].span, e.name);
+      if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0)
+        throw aplError(
+          'apl_invalid_argument',
+          { name: e.name, reason: 'the offset must be a non-negative integer constant' },
+          e.args[1].span,
+        );
+    }
+    if (e.name === 'row_cumsum' && !isNumeric(args[0].type) && args[0].type !== 'dynamic')
+      throw aplError(
+        'apl_type_mismatch',
+        { what: 'argument 1 of row_cumsum', expected: 'long or real', got: args[0].type },
+        e.args[0].span,
+      );
+    const restartAt = e.name === 'row_number' ? 1 : isPrevNext ? -1 : 1;
+    if (restartAt >= 0 && args[restartAt] && !['bool', 'dynamic'].includes(args[restartAt].type))
+      throw aplError(
+        'apl_type_mismatch',
+        { what: `restart argument of ${e.name}`, expected: 'bool', got: args[restartAt].type },
+        e.args[restartAt].span,
+      );
+    return call(e.name, args, sig.returns(args.map((a) => a.type)));
+  }
+
+  /** `extend` with window calls: item by item, each over a window extend of the rows so far. */
+  protected buildWindowExtend(input: PlanNode, op: Extract<Operator, { kind: 'extend' }>): PlanNode {
+    let node = input;
+    const hidden: string[] = [];
+    for (const item of op.items) {
+      const lifted = this.withWindows(node, [item.expr]);
+      hidden.push(...lifted.hidden);
+      node = this.buildOperator(lifted.node, { ...op, items: [{ ...item, expr: lifted.exprs[0] }] });
+    }
+    return this.projectFields(
+      node,
+      node.schema.filter((f) => !hidden.includes(f.name)),
+    );
+  }
+
+  /** `serialize [items]`: the input in a defined order (scan order when it has none), then the items. */
+  protected buildSerialize(input: PlanNode, op: Extract<Operator, { kind: 'serialize' }>): PlanNode {
+    const serialized: PlanNode = isSerialized(input)
+      ? input
+      : { kind: 'limit', input, count: Number.MAX_SAFE_INTEGER, schema: input.schema, serialize: true };
+    if (op.items.length === 0) return serialized;
+    return this.buildOperator(serialized, { kind: 'extend', items: op.items, span: op.span });
+  }
+
+  /** `extend`, `project` and `where` whose expressions call window functions. */
+  protected buildWithWindows(input: PlanNode, op: Operator): PlanNode {
+    if (op.kind === 'extend') return this.buildWindowExtend(input, op);
+    if (op.kind === 'project') {
+      const lifted = this.withWindows(
+        input,
+        op.items.map((i) => i.expr),
+      );
+      const items = op.items.map((item, i) => ({
+        ...item,
+        // `project prev(a)` keeps Kusto's implicit name of the call, not the hidden column's.
+        name:
+          item.name ?? (item.expr.kind === 'call' && !item.names ? windowImplicitName(item.expr) : undefined),
+        expr: lifted.exprs[i],
+      }));
+      return this.buildOperator(lifted.node, { ...op, items });
+    }
+    if (op.kind === 'where') {
+      const lifted = this.withWindows(input, [op.predicate]);
+      const filtered = this.buildOperator(lifted.node, { ...op, predicate: lifted.exprs[0] });
+      return this.projectFields(
+        filtered,
+        filtered.schema.filter((f) => !lifted.hidden.includes(f.name)),
+      );
+    }
+    if (op.kind === 'serialize') {
+      const serialized = this.buildSerialize(input, { ...op, items: [] });
+      return this.buildWindowExtend(serialized, { kind: 'extend', items: op.items, span: op.span });
+    }
+    throw aplError(
+      'apl_invalid_argument',
+      { name: op.kind, reason: 'window functions are allowed in extend, project, where and serialize only' },
+      op.span,
+    );
+  }
+}
