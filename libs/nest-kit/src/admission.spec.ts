@@ -120,6 +120,45 @@ describe('Admission', () => {
   });
 });
 
+describe('a query whose client leaves while it waits for a slot', () => {
+  it('never runs, and the slot goes to the next one in line', async () => {
+    const app = Fastify();
+    registerRawBodyParser(app, 1 << 20);
+    const admission = new Admission(limits({ queryMaxConcurrent: 1, queryMaxQueued: 5 }));
+    registerAdmission(app, admission);
+    const ran: string[] = [];
+    let finishFirst: () => void = () => {};
+    app.post('/v1/datasets/_apl', async (request) => {
+      const name = (request.query as { name: string }).name;
+      ran.push(name);
+      if (name === 'first') await new Promise<void>((resolve) => (finishFirst = resolve));
+      return { name };
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const query = (name: string, signal?: AbortSignal) =>
+        fetch(`${url}/v1/datasets/_apl?name=${name}`, { method: 'POST', body: '{}', signal });
+      const first = query('first');
+      while (ran.length === 0) await new Promise((r) => setTimeout(r, 5));
+      const leaving = new AbortController();
+      const gone = query('gone', leaving.signal).catch(() => 'aborted');
+      while (admission.queriesQueued === 0) await new Promise((r) => setTimeout(r, 5));
+      leaving.abort();
+      expect(await gone).toBe('aborted');
+      while (admission.queriesQueued > 0) await new Promise((r) => setTimeout(r, 5));
+      const third = query('third');
+      while (admission.queriesQueued === 0) await new Promise((r) => setTimeout(r, 5));
+      finishFirst();
+      expect((await first).status).toBe(200);
+      expect((await third).status).toBe(200);
+      expect(ran).toEqual(['first', 'third']);
+      expect(admission.queriesRunning).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('registerAdmission over HTTP', () => {
   let app: FastifyInstance;
   let url: string;

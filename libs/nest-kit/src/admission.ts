@@ -270,7 +270,12 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
         onClose(reply.raw, outcome);
         return;
       }
-      if (outcome === null) return reply; // the client left while waiting: nothing to answer
+      if (outcome === null) {
+        // The client left while waiting: nothing to answer, and the query must not run without a slot.
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
+      }
       admission.onRejected(outcome);
       return refuse(
         request,
