@@ -8,6 +8,7 @@ import { formatRfc3339, parseKustoDatetime, roundMicros } from '@quarry/common';
 import type { ColumnKind } from '@quarry/contracts';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
 import { HASH_IP_FUNCTIONS, formatIpv4, maskIpv4 } from './hash-ip';
+import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
 import { MORE_RARE_FUNCTIONS } from './more-rare-functions';
 import { RARE_FUNCTIONS } from './rare-functions';
 import type { ScalarImpl } from './scalar-impl';
@@ -17,6 +18,7 @@ const IMPLS: Record<string, ScalarImpl> = {
   ...HASH_IP_FUNCTIONS,
   ...RARE_FUNCTIONS,
   ...MORE_RARE_FUNCTIONS,
+  ...KUSTO_DATETIME_FUNCTIONS,
 };
 
 const kindOf = (a: unknown): ColumnKind =>
@@ -159,7 +161,34 @@ describe('Kusto datetime texts', () => {
     );
   });
 
+  it('format_datetime and make_datetime write what parseKustoDatetime reads back', () => {
+    fc.assert(
+      fc.property(instant, (ms) => {
+        const at = (name: string, ...args: unknown[]) =>
+          IMPLS[name](
+            args,
+            args.map((a) => (a === ms ? 'datetime' : kindOf(a))),
+          );
+        const text = at('format_datetime', ms, 'yyyy-MM-dd HH:mm:ss.ffffff') as string;
+        expect(parseKustoDatetime(text)).toBe(ms);
+        const us = at('format_datetime', ms, 'MM/dd/yyyy HH:mm:ss') as string;
+        expect(parseKustoDatetime(us)).toBe(Math.floor(ms / 1000) * 1000);
+        const d = new Date(ms);
+        const parts = [
+          d.getUTCFullYear(),
+          d.getUTCMonth() + 1,
+          d.getUTCDate(),
+          d.getUTCHours(),
+          d.getUTCMinutes(),
+        ];
+        const seconds = Number(at('format_datetime', ms, 's.ffffff'));
+        expect(at('make_datetime', ...parts, seconds)).toBe(ms);
+      }),
+    );
+  });
+
   it('rejects days a month does not have', () => {
+    expect(f('make_datetime', 2024, 2, 30)).toBeNull();
     expect(parseKustoDatetime('02/30/2024')).toBeNull();
     expect(parseKustoDatetime('31 Apr 2024 10:00')).toBeNull();
     expect(parseKustoDatetime('2024-4-31')).toBeNull();

@@ -6,6 +6,7 @@ import { DATETIME_FUNCTIONS } from './datetime';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
 import { FFT_FUNCTIONS } from './fft';
 import { GENAI_FUNCTIONS } from './genai-functions';
+import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
 import { GEO_FUNCTIONS } from './geo';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -34,6 +35,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...SERIES_FUNCTIONS,
     ...FFT_FUNCTIONS,
     ...GENAI_FUNCTIONS,
+    ...KUSTO_DATETIME_FUNCTIONS,
     // Kusto function extensions (docs/apl.md)
     ...BINNING_FUNCTIONS,
     ...ZIP_FUNCTIONS,

@@ -1,0 +1,15 @@
+// Kusto: https://learn.microsoft.com/kusto/query/datetime-add-function (both examples) and make-datetime-function (first two examples) -- one of each period after 2017-01-01; -5 years 2012-01-01, 12 quarters 2020-01-01, -15 months 2015-10-01, 100 weeks 2018-12-02; make_datetime 2017-10-01 and 2017-10-01 12:10
+print  year = datetime_add('year',1,make_datetime(2017,1,1)),
+quarter = datetime_add('quarter',1,make_datetime(2017,1,1)),
+month = datetime_add('month',1,make_datetime(2017,1,1)),
+week = datetime_add('week',1,make_datetime(2017,1,1)),
+day = datetime_add('day',1,make_datetime(2017,1,1)),
+hour = datetime_add('hour',1,make_datetime(2017,1,1)),
+minute = datetime_add('minute',1,make_datetime(2017,1,1)),
+second = datetime_add('second',1,make_datetime(2017,1,1)),
+year2 = datetime_add('year',-5,make_datetime(2017,1,1)),
+quarter2 = datetime_add('quarter',12,make_datetime(2017,1,1)),
+month2 = datetime_add('month',-15,make_datetime(2017,1,1)),
+week2 = datetime_add('week',100,make_datetime(2017,1,1)),
+year_month_day = make_datetime(2017,10,01),
+year_month_day_hour_minute = make_datetime(2017,10,01,12,10)
