@@ -62,8 +62,8 @@ export interface BinaryExpr {
 
 /**
  * `x in (a, b)`, `x !in (...)`, `x in~ (...)`, `x has_any (...)`, `x has_all (...)`. `toscalar(T)` is an
- * `in` node too (op `toscalar`, `left` a null literal): its subquery runs before planning like the list of
- * `x in (T)`, and the first value of its first column is the scalar.
+ * `in` node too (op `toscalar`, `left` a null literal, the subquery `(T) | take 1`): it runs before planning
+ * like the list of `x in (T)`, and the value of its first column is the scalar.
  */
 export interface InExpr {
   kind: 'in';

@@ -53,7 +53,15 @@ describe('parser: Kusto language extensions', () => {
   it('reads toscalar of a table as an in-subquery node and of a scalar as the scalar', () => {
     const q = parseApl('let c = toscalar(ds | count); print c');
     const st = q.statements[0] as Extract<Statement, { kind: 'let-scalar' }>;
-    expect(st.expr).toMatchObject({ kind: 'in', op: 'toscalar', subquery: { source: { name: 'ds' } } });
+    // The first row only: `(T) | take 1`.
+    expect(st.expr).toMatchObject({
+      kind: 'in',
+      op: 'toscalar',
+      subquery: {
+        source: { kind: 'subquery', query: { source: { name: 'ds' } } },
+        operators: [{ kind: 'take' }],
+      },
+    });
     const print = parseApl('print toscalar(print x = 1)').body.source;
     expect(print).toMatchObject({ items: [{ expr: { op: 'toscalar' } }] });
     expect(parseAplExpression('toscalar(2)')).toMatchObject({ kind: 'literal', value: 2 });

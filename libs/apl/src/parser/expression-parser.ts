@@ -460,9 +460,17 @@ export abstract class ExpressionParser extends Lookahead {
       this.expectPunct(')');
       return inner;
     }
-    const subquery = this.parseTabular();
+    const query = this.parseTabular();
     this.expectPunct(')');
     const span = this.spanFrom(nameTok.start);
+    // `T | take 1`: the caller keeps the first column's non-null values, so of one row only, Kusto's
+    // first row (null when that row's value is null or T is empty).
+    const one: Expr = { kind: 'literal', type: 'long', value: 1, span: query.span };
+    const subquery: TabularExpr = {
+      source: { kind: 'subquery', query, span: query.span },
+      operators: [{ kind: 'take', count: one, span: query.span }],
+      span: query.span,
+    };
     const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span: this.tokSpan(nameTok) };
     return { kind: 'in', op: 'toscalar', left, list: [], subquery, span };
   }
