@@ -122,6 +122,19 @@ describe('console: dashboards', () => {
     await requery;
     expect(new URL(page.url()).searchParams.get('t_qr')).toBe('15m');
 
+    // An absolute window from the URL (`t_ts`/`t_te`) is what every element queries.
+    const start = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const end = new Date().toISOString();
+    const absolute = page.waitForRequest(
+      (r) => r.url().includes('/v1/datasets/_apl') && JSON.parse(r.postData()!).startTime === start,
+    );
+    await page.goto(
+      `${env.server.url}/dashboards/${uid}?t_ts=${encodeURIComponent(start)}&t_te=${encodeURIComponent(end)}`,
+    );
+    const sent = JSON.parse((await absolute).postData()!);
+    expect(sent).toMatchObject({ startTime: start, endTime: end });
+    await page.getByRole('heading', { name: 'Hello' }).waitFor();
+
     await page.getByRole('link', { name: 'Dashboards', exact: true }).click();
     await page.getByRole('link', { name: 'Ops', exact: true }).waitFor();
     await screenshot(w, 'dashboards');

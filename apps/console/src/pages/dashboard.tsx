@@ -53,10 +53,19 @@ export default function DashboardPage({ uid }: { uid: string }) {
     }
   }, [loaded.data]);
 
-  const urlSpan = new URLSearchParams(location.search).get('t_qr');
+  // The window: `t_ts`/`t_te` (absolute) or `t_qr` (quick) in the URL, else the document's own.
+  const params = new URLSearchParams(location.search);
+  const urlSpan = params.get('t_qr');
   const span =
     urlSpan && /^\d+[mhd]$/.test(urlSpan) ? urlSpan : doc ? (quickSpan(doc.timeWindowStart) ?? '1h') : '1h';
-  const range: TimeRange = useMemo(() => ({ kind: 'quick', span }), [span]);
+  const ts = params.get('t_ts');
+  const te = params.get('t_te');
+  const absolute =
+    ts && te && !Number.isNaN(Date.parse(ts)) && !Number.isNaN(Date.parse(te)) ? { ts, te } : null;
+  const range: TimeRange = useMemo(
+    () => (absolute ? { kind: 'absolute', start: absolute.ts, end: absolute.te } : { kind: 'quick', span }),
+    [absolute?.ts, absolute?.te, span],
+  );
 
   useEffect(() => {
     if (!doc) return;
@@ -111,9 +120,11 @@ export default function DashboardPage({ uid }: { uid: string }) {
   };
 
   const setSpan = (next: string) => {
-    const params = new URLSearchParams(location.search);
-    params.set('t_qr', next);
-    navigate(`/dashboards/${encodeURIComponent(uid)}?${params.toString()}`, { replace: true });
+    const search = new URLSearchParams(location.search);
+    search.delete('t_ts');
+    search.delete('t_te');
+    search.set('t_qr', next);
+    navigate(`/dashboards/${encodeURIComponent(uid)}?${search.toString()}`, { replace: true });
     update({ ...doc, timeWindowStart: `qr-now-${next}`, timeWindowEnd: 'qr-now' });
   };
 
@@ -125,12 +136,21 @@ export default function DashboardPage({ uid }: { uid: string }) {
       </p>
       <div className="page-head">
         <h1>{doc.name}</h1>
-        <select aria-label="Time window" value={span} onChange={(e) => setSpan(e.target.value)}>
+        <select
+          aria-label="Time window"
+          value={absolute ? 'absolute' : span}
+          onChange={(e) => e.target.value !== 'absolute' && setSpan(e.target.value)}
+        >
           {QUICK_RANGES.map((r) => (
             <option key={r.span} value={r.span}>
               {r.label}
             </option>
           ))}
+          {absolute && (
+            <option value="absolute">
+              {absolute.ts} – {absolute.te}
+            </option>
+          )}
         </select>
         <select
           aria-label="Auto-refresh"
