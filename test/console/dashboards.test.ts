@@ -135,6 +135,13 @@ describe('console: dashboards', () => {
     expect(sent).toMatchObject({ startTime: start, endTime: end });
     await page.getByRole('heading', { name: 'Hello' }).waitFor();
 
+    // Auto-refresh every 15 s runs the elements' queries again without any action.
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('combobox', { name: 'Auto-refresh' }).selectOption({ label: 'Every 15 s' });
+    const selectedAt = Date.now();
+    await page.waitForRequest((r) => r.url().includes('/v1/datasets/_apl'), { timeout: 20_000 });
+    expect(Date.now() - selectedAt).toBeGreaterThan(10_000);
+
     await page.getByRole('link', { name: 'Dashboards', exact: true }).click();
     await page.getByRole('link', { name: 'Ops', exact: true }).waitFor();
     await screenshot(w, 'dashboards');
