@@ -173,7 +173,7 @@ describe('Kusto datetime texts', () => {
         expect(parseKustoDatetime(text)).toBe(ms);
         const us = at('format_datetime', ms, 'MM/dd/yyyy HH:mm:ss') as string;
         expect(parseKustoDatetime(us)).toBe(Math.floor(ms / 1000) * 1000);
-        const d = new Date(ms);
+        const d = new Date(Math.floor(ms));
         const parts = [
           d.getUTCFullYear(),
           d.getUTCMonth() + 1,
