@@ -1,6 +1,7 @@
 import { AlertingService } from '@quarry/alerting';
 import { startHttpReceiver, type HttpReceiver } from '@quarry/alerting/testing';
 import { exportGauge } from '../support/otlp-json';
+import { STORAGE_RUNTIME, type StorageRuntime } from '@quarry/server';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const MINUTE = 60_000;
@@ -126,6 +127,19 @@ describe('monitors run', () => {
       400,
     );
     expect((await server.request('GET', '/v2/notifiers/ntf_nope/deliveries')).status).toBe(404);
+
+    // Deleting a notifier deletes what it delivered.
+    const logged = async () => {
+      const db = server.quarry.app.get<StorageRuntime>(STORAGE_RUNTIME).metastore.db;
+      const rows = await db.query<{ n: unknown }>(
+        'SELECT count(*) AS n FROM notifier_deliveries WHERE notifier_id = $1',
+        [notifier.id],
+      );
+      return Number(rows[0].n);
+    };
+    expect(await logged()).toBe(2);
+    expect((await server.request('DELETE', `/v2/notifiers/${notifier.id}`)).status).toBeLessThan(300);
+    expect(await logged()).toBe(0);
   });
 
   it('notifies each matching event once through a custom webhook whose secret is never shown', async () => {

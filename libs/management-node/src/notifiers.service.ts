@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { invalid, prefixedId } from '@quarry/common';
+import { AlertingLog } from '@quarry/alerting';
+import { invalid, prefixedId, systemClock } from '@quarry/common';
 import { resourceNotFound, type ResourceRecord } from '@quarry/metastore';
 import { type StorageRuntime, STORAGE_RUNTIME } from '@quarry/server';
 import { keepSecretHeaders, parseNotifier, type NotifierDocument } from './notifiers.input';
@@ -44,7 +45,9 @@ export class NotifiersService {
     return doc;
   }
 
+  /** Deletes the notifier and what it delivered (its delivery log would otherwise outlive it by 30 days). */
   async delete(id: string): Promise<void> {
     await this.storage.metastore.resources.delete('notifier', id);
+    await new AlertingLog(this.storage.metastore.db, systemClock).deleteNotifier(id);
   }
 }
