@@ -167,9 +167,6 @@ def('datetime_part', 2, 2, fixed('long'));
 // Kusto extensions (query-exec kusto-datetime-functions.ts)
 def('format_datetime', 2, 2, fixed('string'));
 def('make_datetime', 3, 6, fixed('datetime'));
-// Kusto extensions (query-exec kusto-datetime-functions.ts)
-def('format_datetime', 2, 2, fixed('string'));
-def('make_datetime', 3, 6, fixed('datetime'));
 for (const n of UNIXTIME_TO_DATETIME_FUNCTIONS) def(n, 1, 1, fixed('datetime'));
 // dynamic
 def('array_length', 1, 1, fixed('long'));
