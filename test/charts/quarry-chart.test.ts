@@ -339,6 +339,51 @@ describe('charts/quarry', () => {
     expect(monitoring).toEqual(expect.arrayContaining(['ServiceMonitor', 'PrometheusRule']));
   });
 
+  it('serves OTLP/gRPC on the ingest pods and Service only when otlpGrpc.enabled', () => {
+    const render = (values: string, ...set: string[]) => {
+      const result = helm([
+        'template',
+        'rel',
+        'charts/quarry',
+        '-n',
+        NAMESPACE,
+        '-f',
+        `charts/quarry/ci/${values}-values.yaml`,
+        ...set.flatMap((s) => ['--set', s]),
+      ]);
+      expect(result.stderr).toBe('');
+      return parseDocuments(result.stdout);
+    };
+    const grpcOf = (objects: K8sObject[]) =>
+      objects.flatMap((o) => {
+        const component = o.metadata.labels?.['app.kubernetes.io/component'];
+        const servicePorts = o.kind === 'Service' ? (o.spec.ports as { name: string; port: number }[]) : [];
+        const containers = WORKLOAD_KINDS.includes(o.kind) ? containersOf(o) : [];
+        return [
+          ...servicePorts.filter((p) => p.name === 'otlp-grpc').map((p) => `${component} Service ${p.port}`),
+          ...containers.flatMap((c) => [
+            ...(c.ports ?? [])
+              .filter((p) => p.name === 'otlp-grpc')
+              .map((p) => `${component} pod ${p.containerPort}`),
+            ...(c.env ?? [])
+              .filter((e) => e.name === 'QUARRY_OTLP_GRPC_PORT')
+              .map((e) => `${component} env ${e.value}`),
+          ]),
+        ];
+      });
+    expect(grpcOf(render('region'))).toEqual([]);
+    expect(grpcOf(render('region', 'otlpGrpc.enabled=true', 'otlpGrpc.port=14317')).sort()).toEqual([
+      'ingest Service 14317',
+      'ingest env 14317',
+      'ingest pod 14317',
+    ]);
+    expect(grpcOf(render('standalone', 'otlpGrpc.enabled=true')).sort()).toEqual([
+      'standalone Service 4317',
+      'standalone env 4317',
+      'standalone pod 4317',
+    ]);
+  });
+
   describe.each(invalidCases(CHART).map((c) => [c.name, c] as const))('ci/invalid/%s', (_name, c) => {
     it('is refused with its message', () => {
       const result = template(CHART, NAMESPACE, c.file);

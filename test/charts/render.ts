@@ -164,6 +164,7 @@ export interface Container {
   image?: string;
   args?: string[];
   env?: EnvVar[];
+  ports?: { name?: string; containerPort: number }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: { httpGet?: { path: string } };
   readinessProbe?: { httpGet?: { path: string } };

@@ -144,6 +144,11 @@ ports:
   - name: http
     containerPort: 8080
     protocol: TCP
+  {{- if include "quarry.servesOtlpGrpc" . }}
+  - name: otlp-grpc
+    containerPort: {{ .ctx.Values.otlpGrpc.port }}
+    protocol: TCP
+  {{- end }}
 startupProbe:
   httpGet:
     path: /healthz
@@ -189,6 +194,10 @@ ConfigMap (envFrom); credentials only from existing Secrets; identity from the d
 {{- if ne .role "standalone" }}
 - name: QUARRY_ADVERTISE_URL
   value: "http://$(POD_IP):8080"
+{{- end }}
+{{- if include "quarry.servesOtlpGrpc" . }}
+- name: QUARRY_OTLP_GRPC_PORT
+  value: {{ .ctx.Values.otlpGrpc.port | quote }}
 {{- end }}
 {{- if $v.metastore.existingSecret }}
 - name: QUARRY_METASTORE_URL
@@ -373,6 +382,17 @@ spec:
       port: {{ default 8080 .port }}
       targetPort: http
       protocol: TCP
+    {{- if and (not .headless) (include "quarry.servesOtlpGrpc" .) }}
+    - name: otlp-grpc
+      port: {{ .ctx.Values.otlpGrpc.port }}
+      targetPort: otlp-grpc
+      protocol: TCP
+    {{- end }}
+{{- end }}
+
+{{/* "true" when this role's pods serve OTLP/gRPC: otlpGrpc.enabled and a role that ingests. */}}
+{{- define "quarry.servesOtlpGrpc" -}}
+{{- if and .ctx.Values.otlpGrpc.enabled (has .role (list "ingest" "standalone")) }}true{{- end }}
 {{- end }}
 
 {{/* The PodDisruptionBudget of one role, when more than one pod runs. */}}

@@ -184,7 +184,7 @@ describe('join kinds', () => {
       [
         ['a', 1, 10],
         ['a', 1, 11],
-        ['c', null, 30],
+        [null, null, 30], // Kusto: an unmatched right row's key is in k1; the left k is empty
         [null, null, 40],
       ],
     ],
@@ -195,7 +195,7 @@ describe('join kinds', () => {
         ['a', 1, 11],
         ['b', 2, null],
         [null, 3, null],
-        ['c', null, 30],
+        [null, null, 30], // Kusto: an unmatched right row's key is in k1; the left k is empty
         [null, null, 40],
       ],
     ],
