@@ -258,6 +258,19 @@ describe('APL fuzzer', () => {
   });
   afterAll(() => server.close());
 
+  // Found by this fuzzer: `mv-expand _time` nulls a datetime, its `bin` bucket is null, and the legacy
+  // format's series could not place it (RangeError: Invalid time value -> 500).
+  it('answers a legacy-format series whose time bucket is null', async () => {
+    const res = await server.request('POST', '/v1/datasets/_apl?format=legacy', {
+      body: {
+        apl: 'ds | mv-expand _time | summarize count() by bin(_time, 1h), dur',
+        startTime: '2024-05-01T00:00:00Z',
+        endTime: '2024-05-02T00:00:00Z',
+      },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it(
     `answers ${INPUTS} generated queries without a 500 or a crash`,
     async () => {

@@ -158,6 +158,8 @@ export function seriesOf(
   const byBucket = new Map<number, number[]>();
   for (let r = 0; r < rowCount(table); r++) {
     const start = timeMs(table.columns[bucket.column][r]);
+    // A null time bucket (`bin` of a null _time) has no interval to go in; the totals still count it.
+    if (!Number.isFinite(start)) continue;
     byBucket.set(start, [...(byBucket.get(start) ?? []), r]);
   }
   const starts = new Set(byBucket.keys());
