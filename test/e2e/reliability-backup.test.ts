@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { StandaloneProcess, STANDALONE_MAIN } from '../support/standalone-process';
 import { fetchJson } from '../support/test-server';
+import { startPatiently } from './reliability-support';
 
 const TOKEN = 'xaat-backup-test-00000000001';
 const ROOT = path.join(__dirname, '..', '..');
@@ -67,7 +68,7 @@ describe('backup of a running server and restore', () => {
 
   it('keeps every event acknowledged before the backup started, while ingest continues during it', async () => {
     expect(fs.existsSync(STANDALONE_MAIN)).toBe(true);
-    await server.start();
+    await startPatiently(server);
     expect((await api(server.url, 'POST', '/v2/datasets', { name: 'bk' })).status).toBe(200);
     expect((await api(server.url, 'POST', '/v2/datasets', { name: 'bk-other' })).status).toBe(200);
 
@@ -109,7 +110,7 @@ describe('backup of a running server and restore', () => {
 
     const restore = await runScript('restore', [backupDir, restoredDir]);
     expect(restore).toEqual({ code: 0, out: expect.stringMatching(/^restored \d+ files from /) });
-    await restored.start();
+    await startPatiently(restored);
     const found = await present(restored.url);
     const lost = ackedBefore.filter((key) => !found.has(key));
     const duplicated = [...found].filter(([, n]) => n > 1);
@@ -127,5 +128,5 @@ describe('backup of a running server and restore', () => {
     process.stdout.write(
       `backup: ${ackedBefore.length} events acknowledged before it, ${ackedDuringBackup} during it (${manifest.files} files, ${manifest.bytes} bytes, metastore held ${manifest.heldMs} ms); restored copy holds ${found.size}, all acknowledged-before present once\n`,
     );
-  });
+  }, 400_000); // two server starts, a backup and a restore
 });

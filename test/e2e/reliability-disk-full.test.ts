@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { StandaloneProcess, STANDALONE_MAIN } from '../support/standalone-process';
 import { fetchJson } from '../support/test-server';
+import { startPatiently } from './reliability-support';
 
 const TOKEN = 'xaat-disk-full-000000000000001';
 /** Room for PGlite (about 40 MB with its first WAL segment), the log and a filler file. */
@@ -52,7 +53,7 @@ describe('disk full, for real (a size-limited tmpfs)', () => {
     async () => {
       expect(cannotMount).toBeNull();
       expect(fs.existsSync(STANDALONE_MAIN)).toBe(true);
-      await server.start();
+      await startPatiently(server);
       expect((await api('POST', '/v2/datasets', { name: 'full' })).status).toBe(200);
 
       // Leave about 3 MB free: a few hundred batches fill it.
@@ -108,7 +109,7 @@ describe('disk full, for real (a size-limited tmpfs)', () => {
 
       // Durable means durable: SIGKILL, restart, and every acknowledged event is there exactly once.
       await server.kill();
-      await server.start();
+      await startPatiently(server);
       const res = await api('POST', '/v1/datasets/_apl?format=tabular', {
         apl: "['full'] | summarize n = count() by w, s, i",
       });
@@ -130,5 +131,6 @@ describe('disk full, for real (a size-limited tmpfs)', () => {
         `disk full: ${ackedWhileFull} events acknowledged before/while full, ${acked.length} in all; refusals ${JSON.stringify(Object.fromEntries(refusals))}; all present once after SIGKILL\n`,
       );
     },
+    400_000, // two server starts and a fill of the volume
   );
 });
