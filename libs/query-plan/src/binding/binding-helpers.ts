@@ -215,7 +215,7 @@ export function naturalCompare(a: string, b: string): number {
 export const MULTI_COLUMN: Record<string, { bag: string; columns: { key: string; type: AplType }[] }> = {
   series_stats: {
     bag: 'series_stats_dynamic',
-    columns: ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev'].map((key) => ({
+    columns: ['min', 'min_idx', 'max', 'max_idx', 'avg', 'stdev', 'variance'].map((key) => ({
       key,
       type: key.endsWith('_idx') ? 'long' : 'real',
     })),
