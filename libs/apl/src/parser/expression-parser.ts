@@ -3,7 +3,7 @@
  * comparisons and string operators (non-associative), `and`, `or`; literals (datetime, dynamic, typed),
  * names, assignments, sort keys and name patterns.
  */
-import { parseKustoDatetime, type SourceSpan } from '@quarry/common';
+import { formatRfc3339, parseKustoDatetime, type SourceSpan } from '@quarry/common';
 import type { Assignment, Expr, NamePattern, SortKey, TabularExpr } from '../ast';
 import { aplError } from '../diagnostics';
 import { describeToken, type Token } from '../tokens';
@@ -542,6 +542,20 @@ export abstract class ExpressionParser extends Lookahead {
         if (t.text === 'true' || t.text === 'false' || t.text === 'null') {
           this.advance();
           return t.text === 'null' ? null : t.text === 'true';
+        }
+        // Kusto's dynamic page: an array holds "dynamic or other scalar literals", so a nested
+        // `dynamic(...)` is its value and a `datetime(...)` is held as its RFC 3339 text (as pack_array does).
+        if (t.text === 'dynamic' && this.isPunct('(', 1)) {
+          this.advance();
+          this.advance();
+          const inner = this.parseDynamicValue();
+          this.expectPunct(')');
+          return inner;
+        }
+        if ((t.text === 'datetime' || t.text === 'date') && this.isPunct('(', 1)) {
+          this.advance();
+          const lit = this.parseDatetimeLiteral(t);
+          return lit.kind === 'literal' && typeof lit.value === 'number' ? formatRfc3339(lit.value) : null;
         }
         break;
       default:
