@@ -218,7 +218,7 @@ export type Operator =
       to?: Expr;
       step: Expr;
       by: Assignment[];
-      /** `kind=nonempty`: an empty input gives no rows (Kusto's default gives one row of defaults). */
+      /** `kind=nonempty`: an empty input gives one row of default series (by default it gives no rows). */
       nonempty?: boolean;
       span: SourceSpan;
     };

@@ -3,7 +3,7 @@
  * array over the buckets of [start, end). Buckets are aligned to `from` when given, else to the epoch.
  */
 import { formatRfc3339 } from '@quarry/common';
-import type { Column, ColumnBatch } from '@quarry/contracts';
+import type { Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
 import { call, lit, type AggregateNode, type MakeSeriesNode, type PExpr } from '@quarry/query-plan';
 import { buildColumn, readValue } from '../columns';
 import { aggregate } from './aggregate';
@@ -37,8 +37,9 @@ export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env:
   let grouped: ColumnBatch | null = null;
   for await (const b of aggregate(input, inner, env)) grouped = b;
   if (!grouped || grouped.length === 0) {
-    // `kind=nonempty` (Kusto): an empty input still gives the series of defaults (one row, no keys).
-    if (node.nonempty && node.keys.length === 0) yield defaultsRow(node);
+    // `kind=nonempty` (Kusto's make-series page: "produces default result when the input is empty"): one row
+    // of default series, also with `by` (its keys null: no group exists to name them).
+    if (node.nonempty) yield defaultsRow(node);
     return;
   }
   const bucketCol = grouped.columns.get(BUCKET)!;
@@ -101,7 +102,10 @@ export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env:
   yield { length: keyRows.length, columns };
 }
 
-/** One row of series holding only the defaults over [startMs, endMs) (`kind=nonempty` on empty input). */
+/**
+ * One row of series holding only the defaults over [startMs, endMs), `by` keys null (`kind=nonempty` on
+ * empty input).
+ */
 function defaultsRow(node: MakeSeriesNode): ColumnBatch {
   const start = node.startMs ?? 0;
   const end = node.endMs ?? start;
@@ -112,6 +116,7 @@ function defaultsRow(node: MakeSeriesNode): ColumnBatch {
     timestamps.push(node.time.type === 'datetime' ? formatRfc3339(t) : t);
   }
   const columns = new Map<string, Column>();
+  node.keys.forEach((k) => columns.set(k.name, buildColumn([null], k.expr.type as ColumnKind)));
   node.aggs.forEach((a, j) =>
     columns.set(a.outputs[0].name, buildColumn([new Array(count).fill(node.defaults[j])], 'dynamic')),
   );

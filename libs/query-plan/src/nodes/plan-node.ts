@@ -194,7 +194,7 @@ export interface MakeSeriesNode {
   stepMs: number;
   startMs: number | null;
   endMs: number | null;
-  /** `kind=nonempty`: an empty input gives one row of default series (without `by` keys). */
+  /** `kind=nonempty`: an empty input gives one row of default series (`by` keys null). */
   nonempty?: true;
   schema: Field[];
 }
