@@ -1,6 +1,6 @@
 import { parseIp6, compareIp6, ip6InRange } from './ip6';
 import { hashValue, parseJsonPath } from './more-rare-functions';
-import { parseKvValue, redactText } from './operator-helpers';
+import { redactText } from './operator-helpers';
 import { SERIES_FUNCTIONS, seriesStats } from './series-functions';
 
 describe('IPv6 parsing', () => {
@@ -26,21 +26,6 @@ describe('IPv6 parsing', () => {
     expect(ip6InRange(a, parseIp6('2001:db8::/32')!)).toBe(true);
     expect(ip6InRange(a, parseIp6('2001:db9::/32')!)).toBe(false);
     expect(ip6InRange(a, parseIp6('::/0')!)).toBe(true);
-  });
-});
-
-describe('parse-kv values', () => {
-  const o = { pair: ',', kv: '=', quote: '"', escape: '\\', greedy: false };
-  it('trims, honours quotes and escapes, first occurrence wins', () => {
-    expect(parseKvValue(' a = 1 , b="x,\\"y" , a=2', 'a', o)).toBe('1');
-    expect(parseKvValue(' a = 1 , b="x,\\"y" , a=2', 'b', o)).toBe('x,"y');
-    expect(parseKvValue('a=1', 'c', o)).toBeNull();
-    expect(parseKvValue('noise, a=1', 'a', o)).toBe('1');
-    expect(parseKvValue('a=', 'a', o)).toBe('');
-  });
-  it('greedy values run to the next real pair', () => {
-    expect(parseKvValue('m=x, y, z, n=1', 'm', { ...o, greedy: true })).toBe('x, y, z');
-    expect(parseKvValue('m=x, y, z, n=1', 'n', { ...o, greedy: true })).toBe('1');
   });
 });
 

@@ -326,9 +326,8 @@ def('geo_h3cell_to_polygon', 1, 1, fixed('dynamic'));
 def('geo_h3cell_children', 1, 2, fixed('dynamic'));
 def('geo_h3cell_neighbors', 1, 1, fixed('dynamic'));
 def('geo_h3cell_rings', 2, 2, fixed('dynamic'));
-// internal: operator helpers (`extend-valid`, `parse-kv`, `redact`)
+// internal: operator helpers (`extend-valid`, `redact`)
 def('is_valid_value', 1, 1, fixed('bool'));
-def('parse_kv_value', 7, 7, fixed('string'));
 def('redact_text', 3, MANY, sameAsFirst);
 // internal: property / index access on dynamic values
 def('getprop', 2, 2, fixed('dynamic'));
@@ -341,7 +340,6 @@ export const INTERNAL_FUNCTIONS: ReadonlySet<string> = new Set([
   'getprop',
   'index',
   'is_valid_value',
-  'parse_kv_value',
   'redact_text',
 ]);
 
