@@ -67,6 +67,9 @@ export class BodyReader {
     if (value === undefined) return undefined;
     if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(field, 'must be a number');
     if (bounds.integer && !Number.isInteger(value)) return this.fail(field, 'must be an integer');
+    // 1e308 is an "integer" too, but not an exact one, nor one the metastore's bigint columns can hold.
+    if (bounds.integer && !Number.isSafeInteger(value))
+      return this.fail(field, 'must be between -(2^53-1) and 2^53-1');
     if (bounds.min !== undefined && value < bounds.min)
       return this.fail(field, `must be at least ${bounds.min}`);
     if (bounds.max !== undefined && value > bounds.max)
