@@ -410,13 +410,26 @@ export abstract class ExpressionBinder extends FunctionBinder {
     let generated = 0;
     let scope = fields;
     for (const item of items) {
+      const sorted = this.arraySortColumns(item, scope, context);
+      if (sorted) {
+        for (const { name, expr } of sorted) {
+          if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type: expr.type }];
+          else {
+            const existing = out.findIndex((o) => o.name === name);
+            if (existing >= 0) out.splice(existing, 1);
+          }
+          out.push({ name, expr });
+        }
+        continue;
+      }
       const multi = multiColumnOf(item.expr);
       if (item.names && (!multi || context === 'by' || context === 'distinct')) {
         throw aplError(
           'apl_invalid_argument',
           {
             name: context,
-            reason: '(a, b, …) = names the columns of series_stats, series_fft or series_ifft only',
+            reason:
+              '(a, b, …) = names the columns of series_stats, series_fft, series_ifft or array_sort_asc/desc only',
           },
           item.span,
         );
@@ -472,6 +485,42 @@ export abstract class ExpressionBinder extends FunctionBinder {
       out.push({ name, expr });
     }
     return out;
+  }
+
+  /**
+   * Kusto's array_sort_asc / array_sort_desc pages: `print array_sort_asc(a, b)` gives one column per array,
+   * named `a_sorted`, `b_sorted`; `(x, y) = array_sort_asc(a, b)` names them. Only those two forms expand
+   * (unnamed, every array a plain name; or tuple names); elsewhere the call stays one value, the array of
+   * the sorted arrays (`array_sort_asc(a, b)[1]`).
+   */
+  protected arraySortColumns(
+    item: Assignment,
+    scope: Field[],
+    context: 'print' | 'extend' | 'project' | 'by' | 'distinct',
+  ): NamedExpr[] | null {
+    const e = item.expr;
+    if (e.kind !== 'call' || (e.name !== 'array_sort_asc' && e.name !== 'array_sort_desc')) return null;
+    if (item.name || context === 'by' || context === 'distinct') return null;
+    const bound = this.bindExpr(e, scope);
+    if (bound.kind !== 'call') return null;
+    const arrays = bound.args.length - (bound.args.at(-1)?.type === 'bool' ? 1 : 0);
+    let names: string[];
+    if (item.names) {
+      if (item.names.length !== arrays)
+        throw aplError(
+          'apl_invalid_argument',
+          { name: e.name, reason: `it returns ${arrays} columns but ${item.names.length} names were given` },
+          item.span,
+        );
+      names = item.names.map((n) => n.name);
+    } else {
+      const sources = e.args.slice(0, arrays);
+      if (arrays < 2 || !sources.every((a) => a.kind === 'name')) return null;
+      names = sources.map((a) => `${(a as Extract<Expr, { kind: 'name' }>).name}_sorted`);
+    }
+    // One array sorts to itself; several give the array of the sorted arrays.
+    if (arrays === 1) return [{ name: names[0], expr: bound }];
+    return names.map((name, i) => ({ name, expr: call('index', [bound, lit(i, 'long')], 'dynamic') }));
   }
 
   protected bindSortKeys(keys: SortKey[], fields: Field[]): SortKeySpec[] {
