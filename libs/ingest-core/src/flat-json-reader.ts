@@ -312,7 +312,8 @@ export class FlatJsonReader {
       INDEX_LIKE.test(keyText) ||
       (prefix === '' && isReservedName(keyText)) || // renamed by the general path
       (depth === 1 && mapFields.has(keyText)) ||
-      Buffer.byteLength(name, 'utf8') > limits.maxFieldNameBytes
+      Buffer.byteLength(name, 'utf8') > limits.maxFieldNameBytes ||
+      keyText.includes('\u0000') // refused by the general path
     ) {
       flags |= PATH_GENERAL;
     }

@@ -256,6 +256,11 @@ function setField(name: string, value: FieldValue, state: FlattenState, limits: 
     state.error = `field "${shorten(name, 64)}": name is ${Buffer.byteLength(name, 'utf8')} bytes; the limit is ${limits.maxFieldNameBytes}`;
     return false;
   }
+  // The metastore (PostgreSQL text) cannot hold U+0000: such a name would stall compaction for good.
+  if (name.includes('\u0000')) {
+    state.error = `field "${shorten(name.replaceAll('\u0000', '\\u0000'), 64)}": a name must not contain U+0000`;
+    return false;
+  }
   const isTimestamp = name === state.timestampName;
   const isTime = !isTimestamp && name === TIME_FIELD;
   const isNew = isTimestamp ? !state.hasTimestamp : isTime ? !state.hasTime : state.put(name, value);
