@@ -37,12 +37,7 @@ const versions = fs
  * Golden directories today's code cannot open yet, with why. Their test is `it.failing`: it reports the
  * known bug and turns red once the bug is fixed, so the entry is removed then.
  */
-const KNOWN_BROKEN: Record<string, string> = {
-  // At 9f96303 migration 0004 was a placeholder (`SELECT 1`); it was rewritten in place later to create
-  // the metric tables, so a metastore from then has 0004 applied without them and 0005 fails with
-  // 'relation "metric_blocks" does not exist'. Needs a repair in libs/metastore (docs/operations.md).
-  'block1-log1': 'metastore migration 0004 rewritten after it was applied',
-};
+const KNOWN_BROKEN: Record<string, string> = {};
 
 /** A tabular APL answer as row objects. */
 async function rows(url: string, apl: string): Promise<Record<string, unknown>[]> {

@@ -8,7 +8,7 @@ export const migration0003: Migration = {
 -- Every user-defined resource of the management API in one table: the validated JSON document as the
 -- client sent it (minus server-owned fields), plus the few typed columns that lists filter on and that
 -- uniqueness is enforced over. One table keeps seven families from repeating the same SQL.
-CREATE TABLE resources (
+CREATE TABLE IF NOT EXISTS resources (
   kind         text NOT NULL CHECK (kind IN ('dashboard', 'view', 'vfield', 'starred_query', 'annotation',
                                              'monitor', 'notifier')),
   id           text NOT NULL,
@@ -30,8 +30,8 @@ CREATE TABLE resources (
   updated_at   timestamptz NOT NULL,
   PRIMARY KEY (kind, id)
 );
-CREATE UNIQUE INDEX resources_natural_key ON resources (kind, natural_key) WHERE natural_key IS NOT NULL;
-CREATE INDEX resources_datasets_idx ON resources USING gin (datasets);
-CREATE INDEX resources_kind_created_idx ON resources (kind, created_at, id);
+CREATE UNIQUE INDEX IF NOT EXISTS resources_natural_key ON resources (kind, natural_key) WHERE natural_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS resources_datasets_idx ON resources USING gin (datasets);
+CREATE INDEX IF NOT EXISTS resources_kind_created_idx ON resources (kind, created_at, id);
 `,
 };

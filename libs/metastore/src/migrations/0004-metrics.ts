@@ -9,7 +9,7 @@ export const migration0004: Migration = {
 -- the metric name and the canonical tag set; min/max_time (unix s) bound the compacted points, so the
 -- info endpoints can report only series active in a window. No foreign key: the metrics store deletes
 -- a dataset's rows itself, together with the objects they point to.
-CREATE TABLE metric_series (
+CREATE TABLE IF NOT EXISTS metric_series (
   dataset_id  text NOT NULL,
   series_id   text NOT NULL,
   metric      text NOT NULL,
@@ -20,7 +20,7 @@ CREATE TABLE metric_series (
 );
 
 -- Per metric: the OTLP kind as the info endpoint reports it (type, temporality, unit).
-CREATE TABLE metric_metadata (
+CREATE TABLE IF NOT EXISTS metric_metadata (
   dataset_id   text NOT NULL,
   metric       text NOT NULL,
   type         text NOT NULL,
@@ -30,7 +30,7 @@ CREATE TABLE metric_metadata (
 );
 
 -- Columnar point blocks in the object store: one per (dataset, metric, time bucket, log range).
-CREATE TABLE metric_blocks (
+CREATE TABLE IF NOT EXISTS metric_blocks (
   id            text PRIMARY KEY,
   dataset_id    text NOT NULL,
   metric        text NOT NULL,
@@ -43,10 +43,10 @@ CREATE TABLE metric_blocks (
   first_offset  bigint NOT NULL,
   created_at    timestamptz NOT NULL
 );
-CREATE INDEX metric_blocks_dataset_metric_idx ON metric_blocks (dataset_id, metric, min_time);
+CREATE INDEX IF NOT EXISTS metric_blocks_dataset_metric_idx ON metric_blocks (dataset_id, metric, min_time);
 
 -- The next offset of the metrics log to compact (its own log, so its own offsets).
-CREATE TABLE metric_log_offsets (
+CREATE TABLE IF NOT EXISTS metric_log_offsets (
   partition         integer PRIMARY KEY,
   committed_offset  bigint NOT NULL
 );

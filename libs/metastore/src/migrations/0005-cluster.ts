@@ -1,4 +1,17 @@
+import { migration0002 } from './0002-rbac';
+import { migration0003 } from './0003-resources';
+import { migration0004 } from './0004-metrics';
 import type { Migration } from './migration';
+
+/**
+ * Early builds (e.g. 9f96303) shipped migrations 0002–0004 as placeholders (`SELECT 1`) that were filled
+ * in later, so a metastore made by them has those versions recorded as applied without their tables.
+ * Their statements are idempotent (IF NOT EXISTS), and 0005 runs them again first: on such a metastore
+ * they create what is missing; on every other one they change nothing.
+ */
+const REPAIR_PLACEHOLDER_MIGRATIONS = [migration0002, migration0003, migration0004]
+  .map((m) => m.sql)
+  .join('\n');
 
 /**
  * The cluster shape (issue 13): processes that keep in-memory copies of the catalog (query, compactor,
@@ -8,7 +21,7 @@ import type { Migration } from './migration';
 export const migration0005: Migration = {
   version: 5,
   name: 'cluster',
-  sql: `
+  sql: `${REPAIR_PLACEHOLDER_MIGRATIONS}
 -- Bumped by the statement-level triggers below whenever a dataset's blocks change (registered, merged,
 -- trimmed, deleted), in the same transaction: a node that read version v of a dataset and finds v again
 -- in a later snapshot knows its block list is still current.
