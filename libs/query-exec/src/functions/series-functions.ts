@@ -112,8 +112,6 @@ export function seriesStats(a: unknown): Record<string, number | null> | null {
   };
 }
 
-export const SERIES_STATS_KEYS = ['min', 'min_idx', 'max', 'max_idx', 'avg', 'variance', 'stdev'] as const;
-
 function fillForward(s: Series): Series {
   const out = [...s];
   for (let i = 1; i < out.length; i++) if (out[i] === null) out[i] = out[i - 1];
