@@ -127,6 +127,8 @@ const jsonMutation = (template: unknown): fc.Arbitrary<string> => {
       1e308,
       '2024-13-45T99:99:99Z',
       '__proto__',
+      'a\u0000b',
+      '\ud800',
       ['a', 'a'],
       { __proto__: { polluted: 1 } },
       null,
@@ -261,6 +263,14 @@ describe('/v2 fuzzer', () => {
 
   // Found by this fuzzer: a dashboard version of 1e308 passed the integer check and reached the metastore's
   // bigint column (SqlError -> 500); integers must be safe ones.
+  // Found by this fuzzer: a U+0000 in any text field reached PostgreSQL, which cannot hold it (500).
+  it('refuses a text holding U+0000 with 400 and stores nothing', async () => {
+    const res = await call('POST', '/v2/datasets', { name: 'nul', description: 'a\u0000b' });
+    expect(res.status).toBe(400);
+    expect((await call('GET', '/v2/datasets/nul')).status).toBe(404);
+    expect((await call('POST', '/v2/views', { name: 'v\u0000', aplQuery: "['fx']" })).status).toBe(400);
+  });
+
   it('refuses an integer too large to store with 400', async () => {
     const res = await call('PUT', `/v2/dashboards/uid/${ids.dashboards[0]}`, {
       dashboard: dashboard('big'),

@@ -4,6 +4,13 @@ import { isQuarryError } from '@quarry/common';
 import { STATUS_OF_KIND } from './http-status';
 import { traceIdOf } from './trace-id';
 
+/**
+ * PostgreSQL data exceptions (SQLSTATE class 22) a stored value causes: character_not_in_repertoire
+ * (U+0000 in text), untranslatable_character, numeric_value_out_of_range, invalid_text_representation
+ * (a lone UTF-16 surrogate in a json value).
+ */
+const STORED_VALUE_SQLSTATES = new Set(['22021', '22P05', '22003', '22P02']);
+
 /** Body of every error response: `message` is what clients read; the rest helps people and tools. */
 export interface ErrorBody {
   code: number;
@@ -69,6 +76,13 @@ export class QuarryErrorFilter implements ExceptionFilter {
         status,
         body: { code: status, message: fastifyError.message ?? 'bad request', error: fastifyError.code },
       };
+    }
+    const sqlState = (exception as { code?: unknown })?.code;
+    if (typeof sqlState === 'string' && STORED_VALUE_SQLSTATES.has(sqlState)) {
+      // The request carried a value the metastore cannot hold (a U+0000 in a text, a number past a
+      // bigint): the caller's data, not a bug (found by the /v2 fuzzer).
+      const message = `a value in the request cannot be stored: ${(exception as Error).message}`;
+      return { status: 400, body: { code: 400, message, error: 'value_not_storable' } };
     }
     return { status: 500, body: { code: 500, message: 'internal error; the server log has the details' } };
   }
