@@ -6,10 +6,13 @@
 // server's memory must not grow once warm (least-squares slope of RSS after warm-up).
 //
 //   npm run soak -- --minutes 30                   (about 100 kill/restart cycles at the default cadence)
+//   npm run soak -- --minutes 60 --cycles 100      (100 cycles, however long they take up to an hour)
 //   npm run soak -- --minutes 2 --json out.json    (what `npm test` runs, test/e2e/soak.test.ts)
 //
-// Options: --minutes N (default 2), --clients N ingest clients (default 4), --kill-every S seconds of
-// uptime between kills (default 8, so a cycle with a restart takes 10-18 s here; 0 = never), --batch N events per request (default 100), --json FILE
+// Options: --minutes N (default 2), --cycles N (end after N kill/restart cycles, if that comes first),
+// --clients N ingest clients (default 4), --kill-every S seconds of uptime between kills (default 5, so
+// a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
+// request (default 100), --json FILE
 // (the report as JSON), --data-dir DIR (default a fresh temp dir, removed at the end unless --keep).
 // Exit code 0 when every invariant held, 1 otherwise.
 import { spawn } from 'node:child_process';
@@ -27,7 +30,16 @@ const DATASET = 'soak';
 const MiB = 1024 * 1024;
 
 function parseArgs(argv) {
-  const opts = { minutes: 2, clients: 4, killEvery: 8, batch: 100, json: null, dataDir: null, keep: false };
+  const opts = {
+    minutes: 2,
+    cycles: 0,
+    clients: 4,
+    killEvery: 5,
+    batch: 100,
+    json: null,
+    dataDir: null,
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const next = () => {
@@ -37,6 +49,7 @@ function parseArgs(argv) {
     };
     if (arg === '--minutes') opts.minutes = Number(next());
     else if (arg === '--clients') opts.clients = Number(next());
+    else if (arg === '--cycles') opts.cycles = Number(next());
     else if (arg === '--kill-every') opts.killEvery = Number(next());
     else if (arg === '--batch') opts.batch = Number(next());
     else if (arg === '--json') opts.json = next();
@@ -44,7 +57,7 @@ function parseArgs(argv) {
     else if (arg === '--keep') opts.keep = true;
     else throw new Error(`unknown option ${arg}`);
   }
-  for (const k of ['minutes', 'clients', 'killEvery', 'batch']) {
+  for (const k of ['minutes', 'cycles', 'clients', 'killEvery', 'batch']) {
     if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
   }
   return opts;
@@ -365,6 +378,7 @@ async function main() {
           stop = true;
         }
       }
+      if (opts.cycles > 0 && restarts.attempted >= opts.cycles) stop = true;
       if (restarts.attempted % 10 === 0)
         log(`${restarts.attempted} restarts, ${ackedEvents} events acknowledged`);
     }
@@ -452,7 +466,7 @@ async function main() {
     byMinute[m] = Math.max(byMinute[m] ?? 0, s.bytes);
   }
   const report = {
-    minutes: opts.minutes,
+    minutes: +((Date.now() - t0) / 60_000).toFixed(2),
     clients: opts.clients,
     killEverySeconds: opts.killEvery,
     acknowledgedBatches: acked.size,
