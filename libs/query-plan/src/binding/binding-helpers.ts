@@ -151,7 +151,11 @@ export function dottedName(e: Expr): string | null {
 export function implicitName(expr: PExpr, context: string): string | undefined {
   if (expr.kind === 'col') return expr.name;
   if (context === 'print') return undefined;
-  if (expr.kind === 'call' && (expr.fn === 'bin' || expr.fn === 'floor') && expr.args[0]?.kind === 'col')
+  if (
+    expr.kind === 'call' &&
+    (expr.fn === 'bin' || expr.fn === 'floor' || expr.fn === 'bin_at') &&
+    expr.args[0]?.kind === 'col'
+  )
     return expr.args[0].name;
   return undefined;
 }
