@@ -1,7 +1,7 @@
 /**
  * The APL facade: parse → plan (names resolved against dataset schemas) → optimize → execute → table.
  */
-import { aplError, parseApl, type Query, type TabularExpr } from '@quarry/apl';
+import { aplError, type Query, type TabularExpr } from '@quarry/apl';
 import { QuarryError, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
 import {
   emptyScanStats,
@@ -27,6 +27,7 @@ import {
   type PlanContext,
   type PlanNode,
 } from '@quarry/query-plan';
+import { parseAplCached } from './parse-cache';
 import { datasetsOfQuery, hasDatasetPattern, subqueriesOf } from './referenced-datasets';
 import { virtualFieldResolver, type VirtualFieldLookup } from './virtual-fields';
 
@@ -121,7 +122,7 @@ export async function runApl(text: string, options: RunAplOptions): Promise<Quer
 }
 
 async function runAplUnchecked(text: string, options: RunAplOptions): Promise<QueryOutput> {
-  const query = parseApl(text);
+  const query = parseAplCached(text);
   const allNames = await datasetNamesFor(query, options);
   const sources = new Map<string, DatasetSource>();
   const schemas = new Map<string, Field[]>();
@@ -206,7 +207,7 @@ async function datasetNamesFor(query: Query, options: RunAplOptions): Promise<re
 /** Parses and statically checks a query (no schemas: unknown fields are accepted). Throws `invalid`. */
 export function validateApl(text: string, options: ValidateAplOptions = {}): void {
   try {
-    const query = parseApl(text);
+    const query = parseAplCached(text);
     buildPlan(query, {
       startMs: 0,
       endMs: 1,
@@ -228,7 +229,7 @@ export function validateApl(text: string, options: ValidateAplOptions = {}): voi
  */
 export function referencedDatasets(text: string, datasetNames?: readonly string[]): string[] {
   try {
-    return datasetsOfQuery(parseApl(text), datasetNames);
+    return datasetsOfQuery(parseAplCached(text), datasetNames);
   } catch (err) {
     throw normalizeError(err, text, 'parse');
   }
@@ -236,7 +237,7 @@ export function referencedDatasets(text: string, datasetNames?: readonly string[
 
 /** The optimized plan as text (for debugging and `EXPLAIN`-like endpoints). */
 export async function explainApl(text: string, options: RunAplOptions): Promise<string> {
-  const query = parseApl(text);
+  const query = parseAplCached(text);
   const schemas = new Map<string, Field[]>();
   const allNames = await datasetNamesFor(query, options);
   for (const name of datasetsOfQuery(query, allNames)) {
