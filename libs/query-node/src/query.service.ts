@@ -91,10 +91,21 @@ export class QueryService {
       return (await elsewhere(route.region, route.dataset)) as object;
     }
     const started = process.hrtime.bigint();
-    const output = await this.execute(request.apl, request, nowMs, readable, { explain, signal });
+    // The stored fields the query was bound with answer `fieldsMetaMap` (no second catalog lookup).
+    const boundFields = new Map<string, FieldSchema[]>();
+    const output = await this.execute(request.apl, request, nowMs, readable, {
+      explain,
+      signal,
+      onDatasetSchema: (name, fields) => boundFields.set(name, fields),
+    });
     this.metrics.rowsExamined.inc(output.stats.rowsExamined);
     const fieldsByDataset = new Map<string, FieldSchema[]>();
     for (const name of output.datasetNames) {
+      const bound = boundFields.get(name);
+      if (bound) {
+        fieldsByDataset.set(name, bound);
+        continue;
+      }
       const source = await this.storage.catalog.getDataset(name);
       if (source) fieldsByDataset.set(name, await source.schema());
     }
@@ -121,7 +132,15 @@ export class QueryService {
     window: { startMs: number; endMs: number },
     nowMs: number,
     readable: readonly string[],
-    { explain = false, signal }: { explain?: boolean; signal?: AbortSignal } = {},
+    {
+      explain = false,
+      signal,
+      onDatasetSchema,
+    }: {
+      explain?: boolean;
+      signal?: AbortSignal;
+      onDatasetSchema?: (dataset: string, fields: FieldSchema[]) => void;
+    } = {},
   ): Promise<QueryOutput> {
     return runApl(apl, {
       startMs: window.startMs,
@@ -138,6 +157,7 @@ export class QueryService {
       offload: this.storage.queryOffload,
       explain,
       signal,
+      onDatasetSchema,
     });
   }
 }

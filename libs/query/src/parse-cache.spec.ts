@@ -139,3 +139,24 @@ describe('runApl with the parse cache: a repeated text never answers from stale 
     expect(rowsOf(await runApl(q, { ...at(T0 + 30 * 60_000), endMs: T0 + 3_600_000 }))).toEqual([[1]]);
   });
 });
+
+describe('runApl onDatasetSchema', () => {
+  it('reports the stored fields each dataset was bound with, once per dataset', async () => {
+    const catalog = new MemoryCatalog({
+      a: [{ _time: '2024-05-01T00:00:00Z', x: 1 }],
+      b: [{ _time: '2024-05-01T00:00:00Z', y: 'v' }],
+    });
+    const seen: [string, string[]][] = [];
+    await runApl("union a, b | where isnotnull(x) or y in (['b'] | project y) | count", {
+      startMs: T0,
+      endMs: T0 + 86_400_000,
+      nowMs: T0,
+      catalog,
+      onDatasetSchema: (name, fields) => seen.push([name, fields.map((f) => f.name).sort()]),
+    });
+    expect(seen.sort()).toEqual([
+      ['a', ['_sysTime', '_time', 'x']],
+      ['b', ['_sysTime', '_time', 'y']],
+    ]);
+  });
+});

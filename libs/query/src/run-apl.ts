@@ -9,6 +9,7 @@ import {
   type Catalog,
   type ColumnBatch,
   type DatasetSource,
+  type FieldSchema,
   type QueryOutput,
 } from '@quarry/contracts';
 import {
@@ -55,6 +56,11 @@ export interface RunAplOptions {
   offload?: AggregateOffload;
   /** Return the optimized plan as text with the result (`QueryOutput.plan`). */
   explain?: boolean;
+  /**
+   * Told each dataset's stored fields as the query was bound with them (callers that answer them, such
+   * as `fieldsMetaMap`, need not ask the catalog again).
+   */
+  onDatasetSchema?: (dataset: string, fields: FieldSchema[]) => void;
 }
 
 /** Options of `validateApl`. */
@@ -131,6 +137,7 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     if (!source) continue; // reported with its span by the planner
     sources.set(name, source);
     const schema = await source.schema();
+    options.onDatasetSchema?.(name, schema);
     schemas.set(name, orderSchema(schema.map((f) => ({ name: f.name, type: aplTypeOfWire(f.type) }))));
   }
   const stats = emptyScanStats();
