@@ -25,6 +25,7 @@ describe('OTLP traces and logs', () => {
       ['traces-json', 'otel:traces:v1'],
       ['logs-json', 'otel:logs:v1'],
       ['plain-events', 'axiom:events:v1'],
+      ['durations', 'otel:traces:v1'],
       ['otel-metrics', 'otel:metrics:v1'],
     ]) {
       const created = await server.request('POST', '/v2/datasets', { body: { name, kind } });
@@ -69,7 +70,8 @@ describe('OTLP traces and logs', () => {
         {
           name: 'GET /checkout',
           kind: 'server',
-          duration: 100_000_000,
+          // A timespan (otel:traces:v1 declares it), in the engine's timespan text.
+          duration: '00:00:00.1000000',
           span_id: ids.rootSpanId,
           parent_span_id: null,
           error: false,
@@ -83,14 +85,14 @@ describe('OTLP traces and logs', () => {
         expect.objectContaining({
           name: 'SELECT orders',
           kind: 'client',
-          duration: 30_000_000,
+          duration: '00:00:00.0300000',
           parent_span_id: ids.rootSpanId,
           error: false,
         }),
         expect.objectContaining({
           name: 'charge card',
           kind: 'internal',
-          duration: 10_000_000,
+          duration: '00:00:00.0100000',
           error: true,
           'status.code': 'ERROR',
           'status.message': 'card declined',
@@ -101,9 +103,9 @@ describe('OTLP traces and logs', () => {
     it('answers Axiom-style APL over spans', async () => {
       const byName = await apl(`['${traces}'] | summarize avg(duration) by name | sort by name asc`);
       expect(byName).toEqual([
-        { name: 'GET /checkout', avg_duration: 100_000_000 },
-        { name: 'SELECT orders', avg_duration: 30_000_000 },
-        { name: 'charge card', avg_duration: 10_000_000 },
+        { name: 'GET /checkout', avg_duration: '00:00:00.1000000' },
+        { name: 'SELECT orders', avg_duration: '00:00:00.0300000' },
+        { name: 'charge card', avg_duration: '00:00:00.0100000' },
       ]);
       const roots = await apl(
         `['${traces}'] | where isnull(parent_span_id) | summarize count() by ['service.name']`,
@@ -303,6 +305,217 @@ describe('OTLP traces and logs', () => {
       });
       expect(res.status).toBe(403);
       expect((await res.json()).message).toMatch(/ingest\|create/);
+    });
+  });
+
+  /**
+   * An otel:traces:v1 dataset's `duration` is stored as integer nanoseconds (blocks written before stay
+   * so) and read as a timespan, as in Axiom: timespan literals, arithmetic, aggregates and bins work, and
+   * the fields endpoint says `timespan`. Checked on the un-compacted tail and again on compacted blocks.
+   */
+  describe('duration is a timespan in trace datasets', () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const startNs = BigInt(Date.now() - 60_000) * 1_000_000n;
+    // service a: 50 ms, 150 ms, 250 ms; service b: 120 ms, 1.5 s, and 0.25 ms (250 µs).
+    const spans: [service: string, spanId: string, durationNs: bigint][] = [
+      ['a', '00000000000000a1', 50_000_000n],
+      ['a', '00000000000000a2', 150_000_000n],
+      ['a', '00000000000000a3', 250_000_000n],
+      ['b', '00000000000000b1', 120_000_000n],
+      ['b', '00000000000000b2', 1_500_000_000n],
+      ['b', '00000000000000b3', 250_000n],
+    ];
+    const body = {
+      resourceSpans: spans.map(([service, spanId, durationNs], i) => ({
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'durations' },
+            spans: [
+              {
+                traceId,
+                spanId,
+                name: `op-${service}`,
+                kind: 2,
+                startTimeUnixNano: String(startNs + BigInt(i) * 1_000_000n),
+                endTimeUnixNano: String(startNs + BigInt(i) * 1_000_000n + durationNs),
+              },
+            ],
+          },
+        ],
+      })),
+    };
+
+    beforeAll(async () => {
+      const res = await server.request('POST', '/v1/traces', {
+        body,
+        headers: { 'x-axiom-dataset': 'durations' },
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: {} });
+    });
+
+    const checkAnswers = async () => {
+      expect(await apl(`['durations'] | where duration > 100ms | count`)).toEqual([{ count: 4 }]);
+      expect(await apl(`['durations'] | where duration between (100ms .. 200ms) | count`)).toEqual([
+        { count: 2 },
+      ]);
+      expect(await apl(`['durations'] | where duration < 1ms | project duration`)).toEqual([
+        { duration: '00:00:00.0002500' },
+      ]);
+      expect(
+        await apl(
+          `['durations'] | summarize avg(duration), percentile(duration, 50), sum(duration), min(duration), max(duration) by ['service.name'] | sort by ['service.name'] asc`,
+        ),
+      ).toEqual([
+        {
+          'service.name': 'a',
+          avg_duration: '00:00:00.1500000',
+          percentile_duration: '00:00:00.1500000',
+          sum_duration: '00:00:00.4500000',
+          min_duration: '00:00:00.0500000',
+          max_duration: '00:00:00.2500000',
+        },
+        {
+          'service.name': 'b',
+          // (120 + 1500 + 0.25) / 3 ms
+          avg_duration: '00:00:00.5400833',
+          percentile_duration: '00:00:00.1200000',
+          sum_duration: '00:00:01.6202500',
+          min_duration: '00:00:00.0002500',
+          max_duration: '00:00:01.5000000',
+        },
+      ]);
+      expect(
+        await apl(
+          `['durations'] | where duration > 100ms | summarize avg(duration), percentile(duration, 95) by ['service.name'] | sort by ['service.name'] asc`,
+        ),
+      ).toEqual([
+        { 'service.name': 'a', avg_duration: '00:00:00.2000000', percentile_duration: '00:00:00.2500000' },
+        { 'service.name': 'b', avg_duration: '00:00:00.8100000', percentile_duration: '00:00:01.5000000' },
+      ]);
+      expect(
+        await apl(
+          `['durations'] | extend ms = duration / 1ms, doubled = duration * 2 + 1s | where ['service.name'] == 'a' | sort by ms asc | project ms, doubled`,
+        ),
+      ).toEqual([
+        { ms: 50, doubled: '00:00:01.1000000' },
+        { ms: 150, doubled: '00:00:01.3000000' },
+        { ms: 250, doubled: '00:00:01.5000000' },
+      ]);
+      expect(
+        await apl(`['durations'] | summarize count() by bin(duration, 100ms) | sort by duration asc`),
+      ).toEqual([
+        { duration: '00:00:00', count_: 2 },
+        { duration: '00:00:00.1000000', count_: 2 },
+        { duration: '00:00:00.2000000', count_: 1 },
+        { duration: '00:00:01.5000000', count_: 1 },
+      ]);
+      expect(await apl(`['durations'] | getschema | where ColumnName == 'duration'`)).toEqual([
+        expect.objectContaining({ ColumnName: 'duration', ColumnType: 'timespan' }),
+      ]);
+      const legacy = await server.request('POST', '/v1/datasets/_apl?format=legacy', {
+        body: { apl: `['durations'] | where duration > 1s | project duration` },
+      });
+      const legacyBody = await legacy.json();
+      expect(legacyBody.matches.map((m: { data: object }) => m.data)).toEqual([
+        { duration: '00:00:01.5000000' },
+      ]);
+      const legacyAgg = await server.request('POST', '/v1/datasets/_apl?format=legacy', {
+        body: { apl: `['durations'] | summarize avg(duration) by ['service.name']` },
+      });
+      const legacyAggBody = await legacyAgg.json();
+      expect(
+        legacyAggBody.buckets.totals
+          .map((t: { group: object; aggregations: object[] }) => ({ ...t.group, ...t.aggregations[0] }))
+          .sort((x: { 'service.name': string }, y: { 'service.name': string }) =>
+            x['service.name'].localeCompare(y['service.name']),
+          ),
+      ).toEqual([
+        { 'service.name': 'a', op: 'avg_duration', value: '00:00:00.1500000' },
+        { 'service.name': 'b', op: 'avg_duration', value: '00:00:00.5400833' },
+      ]);
+      expect(legacyAggBody.fieldsMetaMap.durations).toContainEqual(
+        expect.objectContaining({ name: 'duration', type: 'timespan' }),
+      );
+      const fields = await server.request('GET', '/v2/datasets/durations/fields');
+      expect(fields.status).toBe(200);
+      const listed = (await fields.json()) as { name: string; type: string }[];
+      expect(listed.find((f) => f.name === 'duration')).toMatchObject({ name: 'duration', type: 'timespan' });
+    };
+
+    it('answers timespan comparisons, arithmetic, aggregates and bins over the tail', async () => {
+      await checkAnswers();
+    });
+
+    it('answers the same over compacted blocks, which hold integer nanoseconds', async () => {
+      await server.compact();
+      const id = server.quarry.storage.registry.getByName('durations')!.id;
+      expect(server.quarry.storage.tail.snapshot(id)).toEqual([]);
+      const stored = await server.metastore.datasets.listFields(id);
+      expect(stored.find((f) => f.name === 'duration')?.type).toBe('integer');
+      await checkAnswers();
+    });
+
+    it('answers the same when a summarize is split across query workers', async () => {
+      const split = await startTestServer({
+        QUARRY_QUERY_WORKERS: '2',
+        QUARRY_QUERY_SPLIT_MIN_ROWS: '1',
+        QUARRY_COMPACT_INTERVAL_MS: '3600000',
+      });
+      try {
+        const created = await split.request('POST', '/v2/datasets', {
+          body: { name: 'durations', kind: 'otel:traces:v1' },
+        });
+        expect(created.status).toBe(200);
+        // Two blocks (one per half), so the workers each get one.
+        for (const half of [body.resourceSpans.slice(0, 3), body.resourceSpans.slice(3)]) {
+          const res = await split.request('POST', '/v1/traces', {
+            body: { resourceSpans: half },
+            headers: { 'x-axiom-dataset': 'durations' },
+          });
+          expect(res.status).toBe(200);
+          await split.compact();
+        }
+        const before = split.quarry.storage.querySplits;
+        const res = await split.request('POST', '/v1/datasets/_apl?format=tabular', {
+          body: {
+            apl: `['durations'] | where duration > 100ms | summarize avg(duration), percentile(duration, 95), count() by ['service.name'] | sort by ['service.name'] asc`,
+          },
+        });
+        expect(res.status).toBe(200);
+        expect(rowsOf((await res.json()).tables[0])).toEqual([
+          {
+            'service.name': 'a',
+            avg_duration: '00:00:00.2000000',
+            percentile_duration: '00:00:00.2500000',
+            count_: 2,
+          },
+          {
+            'service.name': 'b',
+            avg_duration: '00:00:00.8100000',
+            percentile_duration: '00:00:01.5000000',
+            count_: 2,
+          },
+        ]);
+        expect(split.quarry.storage.querySplits).toBe(before + 1);
+      } finally {
+        await split.close();
+      }
+    });
+
+    it('stays an integer in a plain event dataset', async () => {
+      const res = await server.request('POST', '/v1/traces', {
+        body,
+        headers: { 'x-axiom-dataset': 'plain-events' },
+      });
+      expect(res.status).toBe(200);
+      const rows = await apl(
+        `['plain-events'] | where name == 'op-a' | sort by duration asc | project duration`,
+      );
+      expect(rows).toEqual([{ duration: 50_000_000 }, { duration: 150_000_000 }, { duration: 250_000_000 }]);
+      const fields = await server.request('GET', '/v2/datasets/plain-events/fields');
+      const listed = (await fields.json()) as { name: string; type: string }[];
+      expect(listed.find((f) => f.name === 'duration')?.type).toBe('integer');
     });
   });
 });

@@ -35,7 +35,8 @@ export interface SignalConversion {
 
 /**
  * One event per span, in the layout of Axiom's `otel:traces:v1` datasets (docs/otel-and-hec.md):
- * `_time` = start, `trace_id`/`span_id`/`parent_span_id` hex, `name`, `kind`, `duration` (nanoseconds),
+ * `_time` = start, `trace_id`/`span_id`/`parent_span_id` hex, `name`, `kind`, `duration` (stored as
+ * integer nanoseconds; an otel:traces:v1 dataset reads it as a timespan, libs/server kind-field-types.ts),
  * `error`, `status.code`/`status.message`, `service.name`, `resource.*`, `scope.*`, `attributes.*` for
  * semantic-convention attributes and the map `attributes.custom` for the others, `events` and `links` as
  * arrays. A span without a trace or span id is rejected (partial success).

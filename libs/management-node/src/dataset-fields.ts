@@ -1,11 +1,12 @@
 import type { DatasetFieldRecord } from '@quarry/metastore';
-import { mergeTailFields, type StorageRuntime } from '@quarry/server';
+import { mergeTailFields, withKindFieldTypes, type StorageRuntime } from '@quarry/server';
 
 /**
  * A dataset's fields as `/v2/datasets/{id}/fields` lists them: the metastore's field table (filled by the
  * compactor, and holding the unit, description and hidden flag users set) merged with the fields of the
  * tail not compacted yet, so a field shows up right after the ingest that introduced it. A field only the
- * tail has yet gets empty metadata; its type is the union of every type seen, as a query reports it.
+ * tail has yet gets empty metadata; its type is the union of every type seen, as a query reports it, or
+ * the type the dataset's kind declares (an OpenTelemetry trace dataset's `duration` is a timespan).
  */
 export async function listDatasetFields(
   storage: StorageRuntime,
@@ -16,7 +17,8 @@ export async function listDatasetFields(
   const tail = storage.tail.snapshot(datasetId);
   const stored = await storage.metastore.datasets.listFields(datasetId);
   const metadata = new Map(stored.map((f) => [f.name, f]));
-  return mergeTailFields(stored, tail).map(({ name, type }) => ({
+  const kind = storage.registry.getById(datasetId)?.kind;
+  return withKindFieldTypes(mergeTailFields(stored, tail), kind).map(({ name, type }) => ({
     name,
     type,
     unit: metadata.get(name)?.unit ?? '',

@@ -16,6 +16,7 @@ export { QuarryMetrics, outcomeOf } from './observability/metrics';
 export { StorageRuntime } from './storage/storage-runtime';
 export { STORAGE_RUNTIME, QUARRY_CONFIG } from './storage/tokens';
 export { mergeTailFields } from './storage/storage-catalog';
+export { KIND_FIELD_TYPES, withKindFieldTypes } from './storage/kind-field-types';
 export type { IngestBodyOptions } from './workers/cpu-tasks';
 export { EventsReadYourWrites, MetricsReadYourWrites } from './cluster/read-your-writes.interceptor';
 export { VirtualFieldCache, type CachedVirtualField } from './catalog/vfields.cache';

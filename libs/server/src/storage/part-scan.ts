@@ -11,6 +11,7 @@ import {
   type ScanTimeOrder,
 } from '@quarry/contracts';
 import type { BlockReader, ReadableBlock } from './block-reader';
+import { retypeBatch, retypeSummary, timespanFromNanos } from './kind-field-types';
 import { TailBuffer, type TailEntry } from './tail-buffer';
 
 /** Where a scan gets blocks from: their statistics first (pruning), then their columns. */
@@ -34,12 +35,15 @@ export function blocksSource(
   reader: BlockSource,
   /** Stops the scan between blocks (a query worker's share, cancelled from the main thread). */
   cancel?: Cancellation,
+  /** Fields read as timespans from stored nanoseconds (`nanosTimespanFieldsOfPlan`). */
+  nanosTimespans?: ReadonlySet<string>,
 ): DatasetSource {
   const parts = partsOf(blocks, []);
   return {
     name,
     schema: async () => [],
-    scan: (request) => scanParts(parts, cancel ? { ...request, signal: cancel } : request, reader),
+    scan: (request) =>
+      scanParts(parts, cancel ? { ...request, signal: cancel } : request, reader, nanosTimespans),
   };
 }
 
@@ -61,6 +65,11 @@ export async function* scanParts(
   parts: readonly ScanPart[],
   request: ScanRequest,
   blocks: BlockSource,
+  /**
+   * Fields whose stored numbers are nanoseconds read as timespans (a dataset kind's declared types,
+   * `kind-field-types.ts`): their columns, and the block statistics pruning looks at, are converted.
+   */
+  nanosTimespans: ReadonlySet<string> = new Set(),
 ): AsyncIterable<ColumnBatch> {
   const columns = request.columns === null ? null : [...new Set([TIME_FIELD, ...request.columns])];
   const order = request.timeOrder;
@@ -72,16 +81,17 @@ export async function* scanParts(
     const pruning = request.pruning;
     if (part.block && pruning) {
       const summary = await blocks.summary(part.block.objectKey, pruning.filterColumns, part.block.sizeBytes);
-      if (!pruning.mayMatch(summary)) continue;
+      if (!pruning.mayMatch(retypeSummary(summary, nanosTimespans))) continue;
     }
     request.stats.blocksMatched++;
     let batch: ColumnBatch;
     if (part.block) {
       const opened = await blocks.open(part.block.objectKey, columns, part.block.sizeBytes);
       const inside = part.minTime >= request.startMs && part.maxTime < request.endMs;
-      batch = restrictToWindow(lazyBlock(opened, columns), request, inside);
+      batch = restrictToWindow(lazyBlock(opened, columns, nanosTimespans), request, inside);
     } else {
-      batch = restrictToWindow(projectColumns(TailBuffer.batchOf(part.entry!), columns), request);
+      const tail = projectColumns(TailBuffer.batchOf(part.entry!), columns);
+      batch = restrictToWindow(retypeBatch(tail, nanosTimespans), request);
     }
     if (batch.length === 0) continue;
     if (order) yield* timeOrderedChunks(batch, order);
@@ -183,10 +193,17 @@ function projectColumns(batch: ColumnBatch, columns: string[] | null): ColumnBat
  * evaluates a filter on its columns and decodes the others only if rows survive and are read (late
  * materialization). Iterating the map decodes everything.
  */
-function lazyBlock(block: ReadableBlock, columns: string[] | null): ColumnBatch {
+function lazyBlock(
+  block: ReadableBlock,
+  columns: string[] | null,
+  nanosTimespans: ReadonlySet<string>,
+): ColumnBatch {
   const wanted = columns === null ? null : new Set(columns);
   const names = block.footer.columns.map((c) => c.name).filter((n) => wanted === null || wanted.has(n));
-  const map = new LazyColumns(names, (name) => block.column(name));
+  const map = new LazyColumns(names, (name) => {
+    const column = block.column(name);
+    return column && nanosTimespans.has(name) ? timespanFromNanos(column) : column;
+  });
   const time = block.column(TIME_FIELD);
   if (time) map.set(TIME_FIELD, time);
   return { length: block.footer.rowCount, columns: map };

@@ -14,6 +14,7 @@ import type { ObjectStore } from '@quarry/objstore';
 import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
+import { KIND_FIELD_TYPES, nanosTimespanFields, withKindFieldTypes } from './kind-field-types';
 import { countRowsInParts, partsOf, scanParts, type ScanPart } from './part-scan';
 import type { TailBuffer, TailEntry } from './tail-buffer';
 
@@ -45,7 +46,7 @@ export class StorageCatalog implements Catalog {
   async getDataset(name: string): Promise<DatasetSource | null> {
     const dataset = this.registry.getByName(name);
     if (!dataset) return null;
-    return new StoredDatasetSource(name, dataset.id, this);
+    return new StoredDatasetSource(name, dataset.id, this, dataset.kind);
   }
 
   async listDatasets(): Promise<string[]> {
@@ -110,6 +111,8 @@ export class StoredDatasetSource implements DatasetSource {
     readonly name: string,
     readonly datasetId: string,
     readonly catalog: StorageCatalog,
+    /** The dataset's kind: some declare field types (`kind-field-types.ts`). */
+    readonly kind?: string,
   ) {}
 
   async schema(): Promise<FieldSchema[]> {
@@ -118,12 +121,20 @@ export class StoredDatasetSource implements DatasetSource {
       { name: SYS_TIME_FIELD, type: 'datetime' },
     ];
     const stored = await this.catalog.storedFields(this.datasetId);
-    return mergeTailFields([...always, ...stored], this.catalog.snapshot(this.datasetId).tail);
+    const merged = mergeTailFields([...always, ...stored], this.catalog.snapshot(this.datasetId).tail);
+    return withKindFieldTypes(merged, this.kind);
+  }
+
+  /** Fields read as timespans from stored nanoseconds: those the schema types so by the kind's word. */
+  async nanosTimespans(): Promise<ReadonlySet<string>> {
+    if (this.kind === undefined || !KIND_FIELD_TYPES[this.kind]) return new Set();
+    return nanosTimespanFields(await this.schema(), this.kind);
   }
 
   async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
+    const nanosTimespans = await this.nanosTimespans();
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
-    yield* scanParts(partsOf(blocks, tail), request, this.catalog.reader);
+    yield* scanParts(partsOf(blocks, tail), request, this.catalog.reader, nanosTimespans);
   }
 
   countRows(startMs: number, endMs: number, stats: ScanStats): Promise<number> {
@@ -150,7 +161,8 @@ export class PartsSource implements DatasetSource {
     return this.dataset.schema();
   }
 
-  scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
-    return scanParts(this.parts, request, this.dataset.catalog.reader);
+  async *scan(request: ScanRequest): AsyncIterable<ColumnBatch> {
+    const nanosTimespans = await this.dataset.nanosTimespans();
+    yield* scanParts(this.parts, request, this.dataset.catalog.reader, nanosTimespans);
   }
 }

@@ -26,6 +26,7 @@ import type { QueryRpcClient } from '../cluster/query-rpc';
 import type { ShareDispatch } from '../cluster/share-dispatch';
 import { wireBatch } from '../cluster/wire-batch';
 import { rowsShareMode, runPartialAggregate, runRowsShare } from '@quarry/query-exec';
+import { nanosTimespanFieldsOfPlan } from './kind-field-types';
 import { blocksSource } from './part-scan';
 
 /** The parts a process opened for its roles (absent parts are null). */
@@ -126,16 +127,21 @@ export function shareRunnersFor(
     workers !== null
       ? (node, dataset, blocks, signal) => workers.aggregateBlocks(node, dataset, blocks, signal)
       : async (node, dataset, blocks, signal) => [
-          await runPartialAggregate(node, blocksSource(dataset, blocks, catalog.reader, signal), {
-            limits,
-            signal,
-          }),
+          await runPartialAggregate(
+            node,
+            blocksSource(dataset, blocks, catalog.reader, signal, nanosTimespanFieldsOfPlan(node, dataset)),
+            {
+              limits,
+              signal,
+            },
+          ),
         ];
   const rows: RowsShareRunner = async (node, dataset, blocks, signal) => {
+    const nanos = nanosTimespanFieldsOfPlan(node, dataset);
     const parts =
       rowsShareMode(node) === 'whole'
-        ? [blocksSource(dataset, blocks, catalog.reader, signal)]
-        : blocks.map((block) => blocksSource(dataset, [block], catalog.reader, signal));
+        ? [blocksSource(dataset, blocks, catalog.reader, signal, nanos)]
+        : blocks.map((block) => blocksSource(dataset, [block], catalog.reader, signal, nanos));
     const share = await runRowsShare(node, dataset, parts, { limits, signal });
     return { ...share, segments: share.segments.map((s) => (s === null ? null : wireBatch(s))) };
   };

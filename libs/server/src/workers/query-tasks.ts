@@ -5,6 +5,7 @@ import { runPartialAggregate, type QueryLimits, type RemotePartial } from '@quar
 import type { AggregateNode } from '@quarry/query-plan';
 import { BlockReader } from '../storage/block-reader';
 import { openObjectStore, type ObjectStoreSpec } from '../storage/object-store-spec';
+import { nanosTimespanFieldsOfPlan } from '../storage/kind-field-types';
 import { blocksSource } from '../storage/part-scan';
 import { cancellationOf } from './shared-cancel';
 import { settle, type TaskResult } from './task-result';
@@ -58,7 +59,9 @@ function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
 export async function aggregateTask(input: AggregateTaskInput): Promise<RemotePartial> {
   const reader = await readerFor(input.config);
   const cancel = input.cancel ? cancellationOf(input.cancel) : undefined;
-  return runPartialAggregate(input.node, blocksSource(input.dataset, input.blocks, reader, cancel), {
+  const nanosTimespans = nanosTimespanFieldsOfPlan(input.node, input.dataset);
+  const source = blocksSource(input.dataset, input.blocks, reader, cancel, nanosTimespans);
+  return runPartialAggregate(input.node, source, {
     limits: input.limits,
   });
 }
