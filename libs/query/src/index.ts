@@ -7,6 +7,7 @@ export {
   type RunAplOptions,
   type ValidateAplOptions,
 } from './run-apl';
+export { ParseCache, parseCache } from './parse-cache';
 export { DEFAULT_QUERY_LIMITS, type QueryLimits } from '@quarry/query-exec';
 export { validateVirtualField, type VirtualField, type VirtualFieldLookup } from './virtual-fields';
 export {

@@ -1,6 +1,7 @@
 import { parseApl } from '@quarry/apl';
 import type { Catalog, DatasetSource } from '@quarry/contracts';
 import { ParseCache, parseCache } from './parse-cache';
+import { subqueriesOf } from './referenced-datasets';
 import { referencedDatasets, runApl, type RunAplOptions } from './run-apl';
 import { MemoryCatalog } from './testing/memory-catalog';
 import type { VirtualField } from './virtual-fields';
@@ -158,5 +159,28 @@ describe('runApl onDatasetSchema', () => {
       ['a', ['_sysTime', '_time', 'x']],
       ['b', ['_sysTime', '_time', 'y']],
     ]);
+  });
+});
+
+describe('subqueriesOf on cached trees', () => {
+  it('finds the same subqueries as on a fresh tree, and remembers them per tree', () => {
+    const texts = [
+      "['a'] | where x in (['b'] | where y in (['c'] | project y) | project y) | count",
+      "let t = ['a'] | where k in (['b'] | project k); t | union (['c'] | where z in (['d'] | project z))",
+      "['a'] | where x in ('p', 'q') | extend d = dynamic({\"in\": 1})",
+    ];
+    const cache = new ParseCache();
+    for (const text of texts) {
+      for (const nested of [false, true]) {
+        const shared = cache.get(text);
+        const fresh = parseApl(text);
+        const a = subqueriesOf(shared, nested);
+        expect(a).toEqual(subqueriesOf(fresh, nested));
+        expect(subqueriesOf(shared, nested)).toBe(a);
+        expect(subqueriesOf(fresh, nested)).not.toBe(subqueriesOf(fresh, nested));
+      }
+    }
+    expect(subqueriesOf(cache.get(texts[0]), true)).toHaveLength(2);
+    expect(subqueriesOf(cache.get(texts[0]), false)).toHaveLength(1);
   });
 });

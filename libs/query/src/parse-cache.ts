@@ -37,6 +37,7 @@ export class ParseCache {
     }
     this.misses++;
     const query = deepFreeze(this.parse(text));
+    sharedTrees.add(query);
     if (text.length <= MAX_TEXT_LENGTH) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(text, query);
@@ -51,6 +52,14 @@ export class ParseCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** Trees this module deep-froze: safe to memoize facts about (they can never change). */
+const sharedTrees = new WeakSet<Query>();
+
+/** Whether `query` came from a `ParseCache` (deep-frozen, so anything derived from it alone stays true). */
+export function isSharedTree(query: Query): boolean {
+  return sharedTrees.has(query);
 }
 
 function deepFreeze<T>(value: T): T {

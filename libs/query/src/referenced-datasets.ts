@@ -1,5 +1,6 @@
 import type { InExpr, Operator, Query, TabularExpr, TabularSource } from '@quarry/apl';
 import { matchDatasetPattern } from '@quarry/query-plan';
+import { isSharedTree } from './parse-cache';
 
 /**
  * Dataset names a parsed query reads, in order of first appearance (`let`-bound tables excluded). A name
@@ -56,7 +57,22 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
  * The tabular subqueries of `in` expressions, in text order. With `nested`, also those inside other
  * subqueries, innermost first (the order they must run in).
  */
-export function subqueriesOf(query: Query, nested = false): TabularExpr[] {
+export function subqueriesOf(query: Query, nested = false): readonly TabularExpr[] {
+  // A tree from the parse cache never changes: its walk (the whole tree, every run) is done once.
+  if (!isSharedTree(query)) return findSubqueries(query, nested);
+  const memo = nested ? nestedSubqueries : topSubqueries;
+  let found = memo.get(query);
+  if (found === undefined) {
+    found = Object.freeze(findSubqueries(query, nested));
+    memo.set(query, found);
+  }
+  return found;
+}
+
+const topSubqueries = new WeakMap<Query, readonly TabularExpr[]>();
+const nestedSubqueries = new WeakMap<Query, readonly TabularExpr[]>();
+
+function findSubqueries(query: Query, nested: boolean): TabularExpr[] {
   const out: TabularExpr[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
