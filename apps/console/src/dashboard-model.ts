@@ -2,7 +2,7 @@
  * The `/v2/dashboards` document as the console edits it: charts and a 12-column `layout` whose items
  * are react-grid-layout's own (`i` = chart id), so a layout change is saved back unchanged.
  */
-export type ChartType = 'TimeSeries' | 'Statistic' | 'Table' | 'LogStream' | 'Note';
+export type ChartType = 'TimeSeries' | 'Statistic' | 'Table' | 'LogStream' | 'Note' | 'Pie' | 'TopK';
 
 export interface DashboardChart {
   id: string;
@@ -54,6 +54,8 @@ export const CHART_TYPES: { type: ChartType; label: string }[] = [
   { type: 'Table', label: 'Table' },
   { type: 'LogStream', label: 'Log stream' },
   { type: 'Note', label: 'Note' },
+  { type: 'Pie', label: 'Pie' },
+  { type: 'TopK', label: 'Top list' },
 ];
 
 export function newDashboard(name: string): DashboardDocument {

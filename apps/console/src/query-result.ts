@@ -122,3 +122,66 @@ export function formatCell(value: unknown): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+export interface Slice {
+  label: string;
+  value: number;
+}
+
+const NUMERIC = /int|long|float|real|double|decimal/;
+
+/**
+ * A grouped result (`summarize count() by status`) as labelled values, largest first: the value is the
+ * first aggregate column (else the last numeric one), the label the other columns but `_time`, joined
+ * with " · ". Past `limit` slices the rest are summed into "Other" when `other` is set.
+ */
+export function toSlices(table: AplTable, limit: number, other = false): Slice[] {
+  let valueAt = table.fields.findIndex((f) => f.agg !== undefined && NUMERIC.test(f.type));
+  if (valueAt < 0) valueAt = table.fields.map((f) => NUMERIC.test(f.type)).lastIndexOf(true);
+  if (valueAt < 0) return [];
+  const labelCols = table.fields
+    .map((f, i) => ({ f, i }))
+    .filter(({ f, i }) => i !== valueAt && f.name !== '_time')
+    .map(({ i }) => i);
+  const rows = table.columns[valueAt]?.length ?? 0;
+  const byLabel = new Map<string, number>();
+  for (let r = 0; r < rows; r++) {
+    const value = Number(table.columns[valueAt]![r]);
+    if (!Number.isFinite(value)) continue;
+    const label = labelCols.length
+      ? labelCols.map((c) => formatCell(table.columns[c]![r])).join(' · ')
+      : table.fields[valueAt]!.name;
+    byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+  }
+  const sorted = [...byLabel].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
+  if (sorted.length <= limit) return sorted;
+  const top = sorted.slice(0, limit);
+  if (!other) return top;
+  const rest = sorted.slice(limit).reduce((sum, s) => sum + s.value, 0);
+  return [...top, { label: 'Other', value: rest }];
+}
+
+/**
+ * SVG paths of a pie of radius `r` centred on (r, r), one per slice (negative values count as zero). A
+ * slice that is the whole pie is drawn as two half arcs, since one arc cannot start and end at one point.
+ */
+export function pieArcs(slices: readonly Slice[], r: number): { d: string; fraction: number }[] {
+  const total = slices.reduce((sum, s) => sum + Math.max(0, s.value), 0);
+  if (total <= 0) return [];
+  let angle = -Math.PI / 2;
+  const point = (a: number) => `${round(r + r * Math.cos(a))} ${round(r + r * Math.sin(a))}`;
+  return slices.map((s) => {
+    const fraction = Math.max(0, s.value) / total;
+    const start = angle;
+    angle += fraction * 2 * Math.PI;
+    if (fraction >= 0.999999)
+      return {
+        fraction,
+        d: `M ${point(start)} A ${r} ${r} 0 1 1 ${point(start + Math.PI)} A ${r} ${r} 0 1 1 ${point(start)} Z`,
+      };
+    const large = fraction > 0.5 ? 1 : 0;
+    return { fraction, d: `M ${r} ${r} L ${point(start)} A ${r} ${r} 0 ${large} 1 ${point(angle)} Z` };
+  });
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

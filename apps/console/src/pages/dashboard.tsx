@@ -15,7 +15,15 @@ import {
   type DashboardResource,
 } from '../dashboard-model';
 import { useApi, type DatasetInfo } from '../hooks';
-import { formatCell, toGrid, toTimeSeries, type AplResponse } from '../query-result';
+import {
+  formatCell,
+  pieArcs,
+  toGrid,
+  toSlices,
+  toTimeSeries,
+  type AplResponse,
+  type Slice,
+} from '../query-result';
 import { Link, navigate, useLocation } from '../router';
 import { QUICK_RANGES, type TimeRange } from '../url-state';
 import { runApl } from './query';
@@ -343,6 +351,8 @@ function Tile({ chart, range, tick }: { chart: DashboardChart; range: TimeRange;
       </p>
     );
   }
+  if (chart.type === 'Pie') return <PieChart name={chart.name ?? 'Pie'} slices={toSlices(table, 8, true)} />;
+  if (chart.type === 'TopK') return <TopList name={chart.name ?? 'Top list'} slices={toSlices(table, 10)} />;
   if (chart.type === 'TimeSeries') {
     const series = toTimeSeries(table);
     if (series)
@@ -353,6 +363,67 @@ function Tile({ chart, range, tick }: { chart: DashboardChart; range: TimeRange;
       );
   }
   return <ResultsTable grid={toGrid(table)} label={chart.name ?? 'Table'} height={200} />;
+}
+
+const PIE_COLOURS = [
+  '#3b6fd8',
+  '#e0792b',
+  '#2f9e6e',
+  '#c2415b',
+  '#8a5cc7',
+  '#c9a227',
+  '#3aa3b5',
+  '#7a7a7a',
+  '#b56b3a',
+];
+
+/** A pie (SVG) with its legend as text; the drawing's accessible name says what it shows. */
+function PieChart({ name, slices }: { name: string; slices: Slice[] }) {
+  const arcs = pieArcs(slices, 60);
+  if (!arcs.length) return <p className="muted">No values to draw.</p>;
+  const total = slices.reduce((sum, s) => sum + Math.max(0, s.value), 0);
+  return (
+    <div className="pie">
+      <svg role="img" aria-label={`${name} pie chart`} viewBox="0 0 120 120" width="120" height="120">
+        {arcs.map((a, i) => (
+          <path key={i} d={a.d} fill={PIE_COLOURS[i % PIE_COLOURS.length]} />
+        ))}
+      </svg>
+      <ul className="legend">
+        {slices.map((s, i) => (
+          <li key={s.label}>
+            <span
+              className="swatch"
+              aria-hidden="true"
+              style={{ background: PIE_COLOURS[i % PIE_COLOURS.length] }}
+            />
+            {s.label}: {formatCell(s.value)} ({Math.round((Math.max(0, s.value) / total) * 100)}%)
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The largest values first, each with a bar proportional to the largest. */
+function TopList({ name, slices }: { name: string; slices: Slice[] }) {
+  if (!slices.length) return <p className="muted">No values to list.</p>;
+  const max = Math.max(...slices.map((s) => s.value), 0) || 1;
+  return (
+    <ol className="top-list" aria-label={`${name} top list`}>
+      {slices.map((s) => (
+        <li key={s.label}>
+          <span className="top-label">{s.label}</span>
+          <span className="top-value">{formatCell(s.value)}</span>
+          <span
+            className="top-bar"
+            aria-hidden="true"
+            style={{ width: `${Math.max(0, (s.value / max) * 100)}%` }}
+          />
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 /** Notes: Markdown headings, lists and paragraphs as text (no HTML from the document reaches the page). */

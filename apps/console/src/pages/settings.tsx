@@ -1,5 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
+import {
+  DATASET_CAPABILITIES,
+  describeCapabilities,
+  hasCapability,
+  ORG_AREAS,
+  toggleCapability,
+  withDatasetCapabilities,
+  type CapabilityMap,
+} from '../capabilities';
 import { useApi, type DatasetInfo } from '../hooks';
 import { Link } from '../router';
 
@@ -41,7 +50,8 @@ function Tokens() {
   const datasets = useApi<DatasetInfo[]>('/v2/datasets');
   const [name, setName] = useState('');
   const [dataset, setDataset] = useState('');
-  const [canQuery, setCanQuery] = useState(false);
+  const [datasetCaps, setDatasetCaps] = useState<CapabilityMap>({ ingest: ['create'] });
+  const [orgCaps, setOrgCaps] = useState<CapabilityMap>({});
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -49,12 +59,11 @@ function Tokens() {
     event.preventDefault();
     setError(null);
     const target = dataset || '*';
-    const capabilities: Record<string, string[]> = { ingest: ['create'] };
-    if (canQuery) capabilities.query = ['read'];
     try {
       const res = await api<{ token: string; name: string }>('POST', '/v2/tokens', {
         name: name.trim(),
-        datasetCapabilities: { [target]: capabilities },
+        datasetCapabilities: withDatasetCapabilities({}, target, datasetCaps),
+        orgCapabilities: orgCaps,
       });
       setCreated({ name: res.name ?? name, token: res.token });
       setName('');
@@ -111,6 +120,9 @@ function Tokens() {
                 {Object.entries(t.datasetCapabilities ?? {})
                   .map(([ds, caps]) => `${ds}: ${Object.keys(caps).join(', ')}`)
                   .join('; ')}
+                {Object.keys(t.orgCapabilities ?? {}).length > 0 && (
+                  <span className="muted"> · org: {describeCapabilities(t.orgCapabilities)}</span>
+                )}
               </td>
               <td>{t.expiresAt ? t.expiresAt.slice(0, 10) : 'never'}</td>
               <td>
@@ -128,7 +140,7 @@ function Tokens() {
         </tbody>
       </table>
       <form className="card form-row" onSubmit={create} aria-labelledby="new-token-title">
-        <h2 id="new-token-title">New ingest token</h2>
+        <h2 id="new-token-title">New API token</h2>
         <label htmlFor="token-name">Token name</label>
         <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} required />
         <label htmlFor="token-dataset">Dataset</label>
@@ -140,10 +152,21 @@ function Tokens() {
             </option>
           ))}
         </select>
-        <label className="inline">
-          <input type="checkbox" checked={canQuery} onChange={(e) => setCanQuery(e.target.checked)} /> Can
-          also read
-        </label>
+        <CapabilityGrid
+          legend="Dataset capabilities"
+          schema={DATASET_CAPABILITIES}
+          value={datasetCaps}
+          onChange={setDatasetCaps}
+        />
+        <details>
+          <summary>Organisation capabilities ({describeCapabilities(orgCaps) || 'none'})</summary>
+          <CapabilityGrid
+            legend="Organisation capabilities"
+            schema={ORG_AREAS}
+            value={orgCaps}
+            onChange={setOrgCaps}
+          />
+        </details>
         <button type="submit" className="primary">
           Create token
         </button>
@@ -157,7 +180,15 @@ interface Role {
   name: string;
   description?: string;
   members?: string[];
-  orgCapabilities?: Record<string, string[]>;
+  orgCapabilities?: CapabilityMap;
+  datasetCapabilities?: Record<string, CapabilityMap>;
+  viewCapabilities?: Record<string, unknown>;
+}
+
+interface User {
+  id: string;
+  name: string;
+  email?: string;
 }
 
 interface Group {
@@ -179,11 +210,17 @@ function Roles() {
       items={roles.data}
       error={roles.error}
       describe={(r: Role) =>
-        Object.entries(r.orgCapabilities ?? {})
-          .map(([k, v]) => `${k}: ${v.join('/')}`)
+        [
+          describeCapabilities(r.orgCapabilities),
+          ...Object.entries(r.datasetCapabilities ?? {}).map(
+            ([ds, caps]) => `${ds} → ${describeCapabilities(caps)}`,
+          ),
+        ]
+          .filter(Boolean)
           .join('; ')
       }
       onChange={() => setVersion((v) => v + 1)}
+      renderEditor={(role, done) => <RoleEditor key={role.id} role={role} onDone={done} />}
     />
   );
 }
@@ -204,6 +241,9 @@ function Groups() {
         `${g.members?.length ?? 0} members · roles: ${(g.roles ?? []).map(roleName).join(', ') || 'none'}`
       }
       onChange={() => setVersion((v) => v + 1)}
+      renderEditor={(group, done) => (
+        <GroupEditor key={group.id} group={group} roles={roles.data ?? []} onDone={done} />
+      )}
     />
   );
 }
@@ -216,7 +256,10 @@ function NamedResource<T extends { id: string; name: string; description?: strin
   error: Error | null;
   describe(item: T): string;
   onChange(): void;
+  renderEditor(item: T, done: () => void): ReactNode;
 }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const editedItem = props.items?.find((i) => i.id === editing) ?? null;
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -265,7 +308,14 @@ function NamedResource<T extends { id: string; name: string; description?: strin
               <td>{item.name}</td>
               <td>{item.description}</td>
               <td className="muted">{props.describe(item)}</td>
-              <td>
+              <td className="row">
+                <button
+                  type="button"
+                  onClick={() => setEditing(item.id)}
+                  aria-label={`Edit ${props.noun} ${item.name}`}
+                >
+                  Edit
+                </button>
                 <button
                   type="button"
                   className="danger"
@@ -279,6 +329,11 @@ function NamedResource<T extends { id: string; name: string; description?: strin
           ))}
         </tbody>
       </table>
+      {editedItem &&
+        props.renderEditor(editedItem, () => {
+          setEditing(null);
+          props.onChange();
+        })}
       <form className="card form-row" onSubmit={create}>
         <label htmlFor={`${props.noun}-name`}>New {props.noun} name</label>
         <input id={`${props.noun}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
@@ -291,5 +346,181 @@ function NamedResource<T extends { id: string; name: string; description?: strin
         <button type="submit">Create {props.noun}</button>
       </form>
     </div>
+  );
+}
+
+/** Checkboxes for every action of every area of a capability schema, named "area action". */
+function CapabilityGrid(props: {
+  legend: string;
+  schema: Record<string, readonly string[]>;
+  value: CapabilityMap;
+  onChange(next: CapabilityMap): void;
+}) {
+  return (
+    <fieldset className="capabilities">
+      <legend>{props.legend}</legend>
+      {Object.entries(props.schema).map(([area, actions]) => (
+        <div key={area} className="capability-row">
+          <span className="capability-area">{area}</span>
+          {actions.map((action) => (
+            <label key={action} className="inline">
+              <input
+                type="checkbox"
+                aria-label={`${area} ${action}`}
+                checked={hasCapability(props.value, area, action)}
+                onChange={(e) =>
+                  props.onChange(toggleCapability(props.value, area, action, e.target.checked, props.schema))
+                }
+              />{' '}
+              {action}
+            </label>
+          ))}
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A role's capabilities: organisation areas, and dataset capabilities for all datasets or one. */
+function RoleEditor({ role, onDone }: { role: Role; onDone(): void }) {
+  const datasets = useApi<DatasetInfo[]>('/v2/datasets');
+  const [orgCaps, setOrgCaps] = useState<CapabilityMap>(role.orgCapabilities ?? {});
+  const [datasetCaps, setDatasetCaps] = useState<Record<string, CapabilityMap>>(
+    role.datasetCapabilities ?? {},
+  );
+  const [scope, setScope] = useState('*');
+  const [error, setError] = useState<string | null>(null);
+  const scopes = [
+    ...new Set(['*', ...Object.keys(datasetCaps), ...(datasets.data ?? []).map((d) => d.name)]),
+  ];
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await api('PUT', `/v2/rbac/roles/${encodeURIComponent(role.id)}`, {
+        name: role.name,
+        description: role.description,
+        orgCapabilities: orgCaps,
+        datasetCapabilities: datasetCaps,
+        viewCapabilities: role.viewCapabilities ?? {},
+        members: role.members ?? [],
+      });
+      onDone();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form className="card" onSubmit={save} aria-labelledby="role-editor-title">
+      <h2 id="role-editor-title">Capabilities of {role.name}</h2>
+      <CapabilityGrid
+        legend="Organisation capabilities"
+        schema={ORG_AREAS}
+        value={orgCaps}
+        onChange={setOrgCaps}
+      />
+      <div className="form-row">
+        <label htmlFor="role-scope">Dataset capabilities for</label>
+        <select id="role-scope" value={scope} onChange={(e) => setScope(e.target.value)}>
+          {scopes.map((s) => (
+            <option key={s} value={s}>
+              {s === '*' ? 'All datasets' : s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <CapabilityGrid
+        legend={`Dataset capabilities (${scope === '*' ? 'all datasets' : scope})`}
+        schema={DATASET_CAPABILITIES}
+        value={datasetCaps[scope] ?? {}}
+        onChange={(caps) => setDatasetCaps((m) => withDatasetCapabilities(m, scope, caps))}
+      />
+      <div className="row">
+        <button type="submit" className="primary">
+          Save role
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** A group's members (the org's users) and roles. */
+function GroupEditor({ group, roles, onDone }: { group: Group; roles: Role[]; onDone(): void }) {
+  const users = useApi<User[]>('/v2/users');
+  const [members, setMembers] = useState<string[]>(group.members ?? []);
+  const [roleIds, setRoleIds] = useState<string[]>(group.roles ?? []);
+  const [error, setError] = useState<string | null>(null);
+  const toggle = (list: string[], id: string, on: boolean) =>
+    on ? [...list.filter((x) => x !== id), id] : list.filter((x) => x !== id);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await api('PUT', `/v2/rbac/groups/${encodeURIComponent(group.id)}`, {
+        name: group.name,
+        description: group.description,
+        members,
+        roles: roleIds,
+      });
+      onDone();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form className="card" onSubmit={save} aria-labelledby="group-editor-title">
+      <h2 id="group-editor-title">Members and roles of {group.name}</h2>
+      {users.error && <p className="error">{users.error.message}</p>}
+      <fieldset className="capabilities">
+        <legend>Members</legend>
+        {(users.data ?? []).map((u) => (
+          <label key={u.id} className="inline">
+            <input
+              type="checkbox"
+              aria-label={`Member ${u.name}`}
+              checked={members.includes(u.id)}
+              onChange={(e) => setMembers((m) => toggle(m, u.id, e.target.checked))}
+            />{' '}
+            {u.name} <span className="muted">{u.email}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="capabilities">
+        <legend>Roles</legend>
+        {roles.map((r) => (
+          <label key={r.id} className="inline">
+            <input
+              type="checkbox"
+              aria-label={`Role ${r.name}`}
+              checked={roleIds.includes(r.id)}
+              onChange={(e) => setRoleIds((ids) => toggle(ids, r.id, e.target.checked))}
+            />{' '}
+            {r.name}
+          </label>
+        ))}
+        {roles.length === 0 && <p className="muted">No roles yet.</p>}
+      </fieldset>
+      <div className="row">
+        <button type="submit" className="primary">
+          Save group
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
