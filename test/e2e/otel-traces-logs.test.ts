@@ -454,6 +454,17 @@ describe('OTLP traces and logs', () => {
       const stored = await server.metastore.datasets.listFields(id);
       expect(stored.find((f) => f.name === 'duration')?.type).toBe('integer');
       await checkAnswers();
+      // Setting its metadata keeps the stored type (integer) and the declared one (timespan).
+      const put = await server.request('PUT', '/v2/datasets/durations/fields/duration', {
+        body: { name: 'duration', type: 'timespan', description: 'span duration' },
+      });
+      expect({ status: put.status, body: await put.json() }).toMatchObject({
+        status: 200,
+        body: { name: 'duration', type: 'timespan', description: 'span duration' },
+      });
+      const after = await server.metastore.datasets.listFields(id);
+      expect(after.find((f) => f.name === 'duration')?.type).toBe('integer');
+      await checkAnswers();
     });
 
     it('answers the same when a summarize is split across query workers', async () => {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { conflict, invalid, notFound } from '@quarry/common';
 import type { DatasetFieldRecord, DatasetRecord } from '@quarry/metastore';
 import { jsonBodyOf } from '@quarry/nest-kit';
-import { Access, type StorageRuntime, STORAGE_RUNTIME } from '@quarry/server';
+import { Access, type StorageRuntime, STORAGE_RUNTIME, withKindFieldTypes } from '@quarry/server';
 import { listDatasetFields, storeListedField } from './dataset-fields';
 import { validateBody } from './openapi-validation';
 
@@ -70,14 +70,14 @@ export class DatasetFieldsController {
         code: 'field_invalid',
       });
     }
-    const datasetId = this.dataset(id).id;
+    const { id: datasetId, kind } = this.dataset(id);
     await storeListedField(this.storage, datasetId, await this.field(id, name));
     const field = await this.storage.metastore.datasets.updateField(datasetId, name, {
       unit: body.unit,
       description: body.description,
       hidden: body.hidden,
     });
-    return fieldView(field);
+    return fieldView(withKindFieldTypes([field], kind)[0]);
   }
 
   @Get('mapfields')

@@ -11,13 +11,15 @@ import { mergeTailFields, withKindFieldTypes, type StorageRuntime } from '@quarr
 export async function listDatasetFields(
   storage: StorageRuntime,
   datasetId: string,
+  /** False: the types as stored, without the kind's declarations (what the field table holds). */
+  declared = true,
 ): Promise<DatasetFieldRecord[]> {
   // The tail first: the compactor merges a block's fields into the table before it drops the block's
   // records from the tail, so a field is in this snapshot or already in the table read after it.
   const tail = storage.tail.snapshot(datasetId);
   const stored = await storage.metastore.datasets.listFields(datasetId);
   const metadata = new Map(stored.map((f) => [f.name, f]));
-  const kind = storage.registry.getById(datasetId)?.kind;
+  const kind = declared ? storage.registry.getById(datasetId)?.kind : undefined;
   return withKindFieldTypes(mergeTailFields(stored, tail), kind).map(({ name, type }) => ({
     name,
     type,
@@ -36,7 +38,11 @@ export async function storeListedField(
   datasetId: string,
   field: DatasetFieldRecord,
 ): Promise<void> {
-  await storage.metastore.datasets.mergeFields(datasetId, [{ name: field.name, type: field.type }]);
+  // The stored type (what the compactor records), not the one the dataset's kind declares.
+  const stored = (await listDatasetFields(storage, datasetId, false)).find((f) => f.name === field.name);
+  await storage.metastore.datasets.mergeFields(datasetId, [
+    { name: field.name, type: stored?.type ?? field.type },
+  ]);
   // The query schema caches stored types until blocks change; this one changed without a block.
   storage.catalog.forgetFields(datasetId);
 }
