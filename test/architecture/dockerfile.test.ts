@@ -152,7 +152,14 @@ describe('Dockerfile', () => {
   });
 
   it('finds a dist in every app and lib: `npm run build` builds each of them', () => {
-    const build = fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8');
+    // TypeScript workspaces through tsconfig.build.json, the others (the console's Vite build) by name in
+    // the root `build` script.
+    const rootBuild = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build;
+    const build = `${fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')}\n${[
+      ...rootBuild.matchAll(/-w (\S+)/g),
+    ]
+      .map((m: RegExpMatchArray) => `"${m[1]}"`)
+      .join('\n')}`;
     const packages = ['apps', 'libs'].flatMap((kind) =>
       fs
         .readdirSync(path.join(ROOT, kind))
