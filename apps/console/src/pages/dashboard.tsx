@@ -389,7 +389,7 @@ function PieChart({ name, slices }: { name: string; slices: Slice[] }) {
           <path key={i} d={a.d} fill={PIE_COLOURS[i % PIE_COLOURS.length]} />
         ))}
       </svg>
-      <ul className="legend">
+      <ul className="pie-legend">
         {slices.map((s, i) => (
           <li key={s.label}>
             <span

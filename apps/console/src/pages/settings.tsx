@@ -308,22 +308,24 @@ function NamedResource<T extends { id: string; name: string; description?: strin
               <td>{item.name}</td>
               <td>{item.description}</td>
               <td className="muted">{props.describe(item)}</td>
-              <td className="row">
-                <button
-                  type="button"
-                  onClick={() => setEditing(item.id)}
-                  aria-label={`Edit ${props.noun} ${item.name}`}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => void remove(item.id)}
-                  aria-label={`Delete ${props.noun} ${item.name}`}
-                >
-                  Delete
-                </button>
+              <td>
+                <div className="row">
+                  <button
+                    type="button"
+                    onClick={() => setEditing(item.id)}
+                    aria-label={`Edit ${props.noun} ${item.name}`}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void remove(item.id)}
+                    aria-label={`Delete ${props.noun} ${item.name}`}
+                  >
+                    Delete
+                  </button>
+                </div>
               </td>
             </tr>
           ))}
