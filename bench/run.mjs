@@ -1,7 +1,7 @@
 // Ingest + query benchmark over HTTP against the standalone server, side by side with DuckDB.
 //
 //   npm run bench -- [--events 1000000] [--threads 1] [--batch 5000] [--concurrency 4] [--reps 7] [--warmup 3]
-//                    [--no-duckdb] [--no-formats]
+//                    [--no-duckdb] [--no-formats] [--fetch-queries]
 //   QUARRY_URL=http://127.0.0.1:8080 QUARRY_TOKEN=xaat-... npm run bench   (use a running server)
 //
 // Without QUARRY_URL it starts apps/standalone/dist/main.js (run `npm run build` first) on a free port with a
@@ -330,6 +330,7 @@ class Client {
    * about 0.3 ms more per request, which the server's two cores would otherwise share with it).
    */
   async query(name, apl) {
+    if (args.includes('--fetch-queries')) return this.fetchQuery(name, apl);
     const body = Buffer.from(
       JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' }),
     );
@@ -351,6 +352,18 @@ class Client {
     }
     const json = JSON.parse(res.text);
     if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.text}`);
+    return json;
+  }
+
+  /** Queries as this bench sent them before (`--fetch-queries`), to compare figures across that change. */
+  async fetchQuery(name, apl) {
+    const res = await fetch(`${this.server.url}/v1/datasets/_apl?format=tabular`, {
+      method: 'POST',
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apl, startTime: '2000-01-01T00:00:00Z', endTime: '2100-01-01T00:00:00Z' }),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   }
 }
