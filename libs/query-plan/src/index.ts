@@ -13,7 +13,9 @@ export { projectionPushdown } from './rules/projection-pushdown';
 export { topNFusion } from './rules/top-n-fusion';
 export {
   SCALAR_SIGNATURES,
+  INTERNAL_FUNCTIONS,
   canonicalFunctionName,
   type ScalarSignature,
 } from './functions/scalar-signatures';
 export { AGGREGATE_SIGNATURES, type AggregateSignature } from './functions/aggregate-signatures';
+export { WINDOW_SIGNATURES } from './window-binding';

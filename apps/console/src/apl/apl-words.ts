@@ -1,6 +1,10 @@
+import { SERVER_AGGREGATIONS, SERVER_SCALAR_FUNCTIONS } from './apl-function-names';
+
 /**
  * The words of APL the editor highlights and completes. Copied from the server's parser tables
- * (libs/apl): the console talks to the server only over HTTP and never imports its code.
+ * (libs/apl): the console talks to the server only over HTTP and never imports its code. The function
+ * names come from apl-function-names.ts, generated from the planner's tables (a test checks it is
+ * current); the short lists below only put the common ones first.
  */
 export const TABULAR_OPERATORS = [
   'where',
@@ -76,7 +80,7 @@ export const KEYWORDS = [
   'null',
 ] as const;
 
-export const AGGREGATIONS = [
+const COMMON_AGGREGATIONS = [
   'count',
   'countif',
   'dcount',
@@ -102,7 +106,7 @@ export const AGGREGATIONS = [
   'rate',
 ] as const;
 
-export const SCALAR_FUNCTIONS = [
+const COMMON_SCALAR_FUNCTIONS = [
   'bin',
   'bin_auto',
   'ago',
@@ -155,6 +159,13 @@ export const SCALAR_FUNCTIONS = [
   'hash',
   'geo_distance_2points',
 ] as const;
+
+/** Every aggregation, the common ones first. */
+export const AGGREGATIONS: readonly string[] = [...new Set([...COMMON_AGGREGATIONS, ...SERVER_AGGREGATIONS])];
+/** Every scalar function, the common ones first. */
+export const SCALAR_FUNCTIONS: readonly string[] = [
+  ...new Set([...COMMON_SCALAR_FUNCTIONS, ...SERVER_SCALAR_FUNCTIONS]),
+];
 
 export const FUNCTIONS: readonly string[] = [...new Set([...AGGREGATIONS, ...SCALAR_FUNCTIONS])];
 
