@@ -4,6 +4,7 @@
  * becomes a column a window extend computes first (plan-node.ts `ExtendNode.window`).
  */
 import type { Expr } from '@quarry/apl';
+import { mapChildren } from './map-children';
 import type { AplType } from './types';
 
 export interface WindowSignature {
@@ -34,28 +35,10 @@ export type CallExpr = Extract<Expr, { kind: 'call' }>;
  */
 export function liftWindows(e: Expr, replace: (call: CallExpr) => string): Expr {
   const walk = (x: Expr): Expr => {
-    switch (x.kind) {
-      case 'call': {
-        const rebuilt = { ...x, args: x.args.map(walk) };
-        if (WINDOW_SIGNATURES.has(x.name))
-          return { kind: 'name', name: replace(rebuilt), quoted: true, span: x.span };
-        return rebuilt;
-      }
-      case 'binary':
-        return { ...x, left: walk(x.left), right: walk(x.right) };
-      case 'unary':
-        return { ...x, operand: walk(x.operand) };
-      case 'in':
-        return { ...x, left: walk(x.left), list: x.list.map(walk) };
-      case 'between':
-        return { ...x, left: walk(x.left), low: walk(x.low), high: walk(x.high) };
-      case 'member':
-        return { ...x, target: walk(x.target) };
-      case 'index':
-        return { ...x, target: walk(x.target), index: walk(x.index) };
-      default:
-        return x;
-    }
+    const rebuilt = mapChildren(x, walk);
+    return x.kind === 'call' && WINDOW_SIGNATURES.has(x.name)
+      ? { kind: 'name', name: replace(rebuilt as CallExpr), quoted: true, span: x.span }
+      : rebuilt;
   };
   return walk(e);
 }

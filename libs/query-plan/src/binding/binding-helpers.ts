@@ -2,6 +2,7 @@
 import type { Expr, Operator } from '@quarry/apl';
 import { call, col, lit, type PExpr } from '../expr';
 import { AGGREGATE_SIGNATURES } from '../functions/aggregate-signatures';
+import { mapChildren } from '../map-children';
 import type { NamedExpr } from '../nodes/plan-node';
 import { WINDOW_SIGNATURES, containsWindow } from '../window-binding';
 import { unifyTypes, type AplType, type Field } from '../types';
@@ -70,28 +71,10 @@ export function containsAggregate(e: Expr): boolean {
 
 /** Rebuilds an expression with every aggregate call replaced by a reference to the name `replace` returns. */
 export function liftAggregates(e: Expr, replace: (call: Extract<Expr, { kind: 'call' }>) => string): Expr {
-  const walk = (x: Expr): Expr => {
-    switch (x.kind) {
-      case 'call':
-        if (AGGREGATE_SIGNATURES.has(x.name))
-          return { kind: 'name', name: replace(x), quoted: true, span: x.span };
-        return { ...x, args: x.args.map(walk) };
-      case 'binary':
-        return { ...x, left: walk(x.left), right: walk(x.right) };
-      case 'unary':
-        return { ...x, operand: walk(x.operand) };
-      case 'in':
-        return { ...x, left: walk(x.left), list: x.list.map(walk) };
-      case 'between':
-        return { ...x, left: walk(x.left), low: walk(x.low), high: walk(x.high) };
-      case 'member':
-        return { ...x, target: walk(x.target) };
-      case 'index':
-        return { ...x, target: walk(x.target), index: walk(x.index) };
-      default:
-        return x;
-    }
-  };
+  const walk = (x: Expr): Expr =>
+    x.kind === 'call' && AGGREGATE_SIGNATURES.has(x.name)
+      ? { kind: 'name', name: replace(x), quoted: true, span: x.span }
+      : mapChildren(x, walk);
   return walk(e);
 }
 
