@@ -63,14 +63,14 @@ describe('OTLP over gRPC', () => {
       {
         name: 'GET /grpc',
         kind: 'server',
-        duration: 100_000_000,
+        duration: '00:00:00.1000000', // a timespan in otel:traces:v1 (docs/otel-and-hec.md)
         'attributes.http.request.method': 'GET',
         team: 'edge',
       },
       {
         name: 'SELECT 1',
         kind: 'client',
-        duration: 20_000_000,
+        duration: '00:00:00.0200000',
         'attributes.http.request.method': null,
         team: null,
       },

@@ -85,6 +85,8 @@ export interface QuarryApp {
   storage: StorageRuntime;
   identity: BootstrapResult;
   url: string;
+  /** The node's admission control (overload limits), e.g. for tests that hold a query slot. */
+  admission: Admission;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function startQuarry(
     storage,
     identity,
     url,
+    admission,
     async close() {
       await app.close();
       await storage.close();
