@@ -64,8 +64,10 @@ export function bodyDeadline(source: Readable, options: BodyDeadlineOptions): Re
   });
   const counter = wrapped as Transform & { receivedEncodedLength: number };
   counter.receivedEncodedLength = 0;
+  // The client has sent the whole body: whether or not anyone reads it, it did not stall.
+  let ended = false;
   const arm = () => {
-    if (options.idleTimeoutMs <= 0) return;
+    if (ended || options.idleTimeoutMs <= 0) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       const err = Object.assign(
@@ -84,6 +86,13 @@ export function bodyDeadline(source: Readable, options: BodyDeadlineOptions): Re
     if (timer) clearTimeout(timer);
   };
   wrapped.once('close', stop);
+  source.once('end', () => {
+    ended = true;
+    stop();
+  });
+  // Whoever reads the body listens for its errors too; a body nobody reads (a route that answered
+  // without it: 415, 401…) must not take the process down with an unhandled 'error' when it fails.
+  wrapped.on('error', () => {});
   source.once('error', (err) => wrapped.destroy(err));
   source.once('aborted', () =>
     wrapped.destroy(Object.assign(new Error('client aborted'), { statusCode: 400 })),
