@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freePort } from '../support/free-port';
 import { StandaloneProcess, STANDALONE_MAIN } from '../support/standalone-process';
 import { fetchJson } from '../support/test-server';
 import { startPatiently, waitReady } from './reliability-support';
@@ -36,7 +37,7 @@ describe('SIGKILL while ingesting, then restart at once, 20 times', () => {
 
   /** The server as a child of `sleep`, which never reaps it. Returns its pid and url once ready. */
   async function startUnreaped(): Promise<{ pid: number; url: string }> {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const parent = spawn(
       'sh',
       ['-c', `"${process.execPath}" "${STANDALONE_MAIN}" >/dev/null 2>&1 & echo $!; exec sleep 600`],

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { freePort } from './free-port';
 
 /** The built standalone server (`npm test` builds first). */
 export const STANDALONE_MAIN = path.join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
@@ -22,10 +23,23 @@ export class StandaloneProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Starts the server and waits until `/readyz` answers 200 (30 s at most). */
+  /**
+   * Starts the server and waits until `/readyz` answers 200 (30 s at most). The port is one the kernel
+   * just gave out; should another process take it before the server binds (EADDRINUSE), the child exits
+   * and the start is tried again on a new port.
+   */
   async start(): Promise<void> {
-    this.port = 20000 + Math.floor(Math.random() * 20000);
-    this.child = spawn(process.execPath, [STANDALONE_MAIN], {
+    for (let attempt = 1; ; attempt++) {
+      const exitCode = await this.startOnce(await freePort());
+      if (exitCode === null) return;
+      if (attempt === 3) throw new Error(`server exited with code ${exitCode} before it was ready`);
+    }
+  }
+
+  /** null once ready; the exit code when the child exited first. */
+  private async startOnce(port: number): Promise<number | null> {
+    this.port = port;
+    const child = spawn(process.execPath, [STANDALONE_MAIN], {
       env: {
         ...process.env,
         PORT: String(this.port),
@@ -37,10 +51,14 @@ export class StandaloneProcess {
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    this.child = child;
+    let exited: number | null = null;
+    child.once('exit', (code, signal) => (exited = code ?? (signal ? 128 : 1)));
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
+      if (exited !== null) return exited;
       try {
-        if ((await fetch(`${this.url}/readyz`)).status === 200) return;
+        if ((await fetch(`${this.url}/readyz`)).status === 200) return null;
       } catch {
         // not listening yet
       }
