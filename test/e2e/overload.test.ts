@@ -88,6 +88,7 @@ describe('overload', () => {
     const statuses = new Map<number, number>();
     const retryAfterMissing: number[] = [];
     let acked = 0;
+    let closed = 0;
     const pad = 'p'.repeat(1000);
     const client = async (c: number) => {
       for (let round = 0; round < 6; round++) {
@@ -98,11 +99,21 @@ describe('overload', () => {
           lines.push(line);
           bytes += line.length + 1;
         }
-        const res = await fetch(`${url()}/v1/datasets/flood/ingest`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/x-ndjson' },
-          body: lines.join('\n'),
-        });
+        let res: Response;
+        try {
+          res = await fetch(`${url()}/v1/datasets/flood/ingest`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/x-ndjson' },
+            body: lines.join('\n'),
+          });
+        } catch (err) {
+          // A body refused before it was read: the server answers 503 and closes the connection, which a
+          // client still writing the body sees as EPIPE / a reset instead of the answer. Not acknowledged.
+          const code = (err as { cause?: { code?: string } }).cause?.code ?? '';
+          if (!/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(code)) throw err;
+          closed++;
+          continue;
+        }
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const body = (await res.json()) as { ingested?: number; message?: string };
         if (res.status === 200) acked += body.ingested ?? 0;
@@ -116,8 +127,9 @@ describe('overload', () => {
     clearInterval(sampler);
 
     expect(statuses.get(500) ?? 0).toBe(0);
-    expect([...statuses.keys()].sort()).toEqual([200, 503]);
-    expect(statuses.get(503)).toBeGreaterThan(0);
+    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+    expect((statuses.get(503) ?? 0) + closed).toBeGreaterThan(0);
     expect(retryAfterMissing).toEqual([]);
     // Unbounded, the 40 bodies at once (and their parsed copies) would add hundreds of MiB.
     expect(peak - baseline).toBeLessThan(160 * MiB);
@@ -133,19 +145,32 @@ describe('overload', () => {
   });
 
   it('refuses queries past the slots and the queue with 503 + Retry-After, never 500', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 24 }, () =>
-        fetch(`${url()}/v1/datasets/_apl?format=tabular`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ apl: "['flood'] | summarize count() by c, round, i | count" }),
-        }).then(async (r) => ({
-          status: r.status,
-          retryAfter: r.headers.get('retry-after'),
-          body: await r.text(),
-        })),
-      ),
-    );
+    // A query takes its slot when its headers arrive: four requests whose bodies never come hold both
+    // slots and both queue places (until their body deadline answers 408), so queries sent now overflow.
+    const stalled = Array.from({ length: 4 }, () => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(
+        `POST /v1/datasets/_apl?format=tabular HTTP/1.1\r\nHost: quarry\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+      );
+      return socket;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const query = () =>
+      fetch(`${url()}/v1/datasets/_apl?format=tabular`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ apl: "['flood'] | count" }),
+      }).then(async (r) => ({
+        status: r.status,
+        retryAfter: r.headers.get('retry-after'),
+        body: await r.text(),
+      }));
+    const results = await Promise.all(Array.from({ length: 6 }, query));
+    for (const socket of stalled) socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    results.push(await query());
     const statuses = results.map((r) => r.status);
     expect(statuses).not.toContain(500);
     expect(statuses).toContain(200);
