@@ -11,7 +11,12 @@ const MiB = 1024 * 1024;
 
 /** Resident memory of a process, from /proc (Linux). */
 function rssBytes(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0; // the process is gone
+  }
   const kb = /VmRSS:\s+(\d+) kB/.exec(status);
   return kb ? Number(kb[1]) * 1024 : 0;
 }
@@ -123,8 +128,11 @@ describe('overload', () => {
         }
       }
     };
-    await Promise.all(Array.from({ length: 40 }, (_, c) => client(c)));
-    clearInterval(sampler);
+    try {
+      await Promise.all(Array.from({ length: 40 }, (_, c) => client(c)));
+    } finally {
+      clearInterval(sampler);
+    }
 
     expect(statuses.get(500) ?? 0).toBe(0);
     expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
