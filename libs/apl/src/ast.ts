@@ -39,6 +39,8 @@ export interface CallExpr {
   kind: 'call';
   name: string;
   args: Expr[];
+  /** `f(c = 7, a = 12)`: the parameter each argument names (user-defined functions only). */
+  argNames?: (string | undefined)[];
   nameSpan: SourceSpan;
   span: SourceSpan;
 }
@@ -252,7 +254,9 @@ export type TabularSource =
   | { kind: 'subquery'; query: TabularExpr; invoke?: FunctionInvocation; span: SourceSpan }
   | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
   /** `union logs*`, `search in (web-*)`: every dataset whose name matches (`*` = any text). */
-  | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan };
+  | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan }
+  /** A tabular parameter of the user-defined function whose body this is (`T` of `(T:(x:long)) { T | … }`). */
+  | { kind: 'table-parameter'; name: string; span: SourceSpan };
 
 export interface TabularExpr {
   source: TabularSource;
@@ -260,11 +264,15 @@ export interface TabularExpr {
   span: SourceSpan;
 }
 
-/** A parameter of a user-defined function: `name: type [= default]` (scalar parameters only). */
+/**
+ * A parameter of a user-defined function: `name: type [= default]`, or a tabular one, `T: (x: long, …)`
+ * (the columns the argument must have) or `T: (*)` (any table); a tabular parameter's `type` is dynamic.
+ */
 export interface FunctionParam {
   name: string;
   type: AplType;
   defaultValue?: Expr;
+  table?: { columns: { name: string; type: AplType }[]; wildcard: boolean };
   span: SourceSpan;
 }
 
@@ -275,15 +283,24 @@ export interface FunctionParam {
 export interface FunctionDefinition {
   name: string;
   params: FunctionParam[];
+  /** `let v = view () { … };`: also a table of `union v*` and a leading `search` (Kusto). */
+  view?: boolean;
   statements: Statement[];
   result: { kind: 'scalar'; expr: Expr } | { kind: 'tabular'; query: TabularExpr };
   span: SourceSpan;
 }
 
-/** A call of a tabular user-defined function as a source: the definition and the call's arguments. */
+/**
+ * A call of a tabular user-defined function as a source: the definition and the call's arguments. A
+ * tabular argument is an `in` node with op `table` whose subquery is the table (so every walk over
+ * subqueries, such as the datasets a query reads, sees it); `T | invoke f(a)` is `f(T, a)` with `T`
+ * named for the first tabular parameter.
+ */
 export interface FunctionInvocation {
   definition: FunctionDefinition;
   args: Expr[];
+  /** `f(c = 7)`: the parameter each argument names; undefined for a positional one. */
+  argNames?: (string | undefined)[];
   span: SourceSpan;
 }
 

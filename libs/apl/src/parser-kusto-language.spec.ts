@@ -37,7 +37,63 @@ describe('parser: Kusto language extensions', () => {
     expect(f.statements.map((s) => s.kind)).toEqual(['let-scalar']);
     expect(f.result.kind).toBe('scalar');
     expect(errorCode('let f = (a: long = 1, b: long) { a + b }; print f(1, 2)')).toBe('apl_invalid_argument');
-    expect(errorCode('let f = (T: (x: long)) { T }; print 1')).toBe('apl_unsupported');
+  });
+
+  it('reads tabular parameters, tabular arguments, invoke, named arguments, views and materialize', () => {
+    const f = functionOf('let f = (T: (x: long, y: string), U: (*), k: long) { T | where x > k }; print 1');
+    expect(f.params.map((p) => [p.name, p.table?.wildcard, p.table?.columns.map((c) => c.name)])).toEqual([
+      ['T', false, ['x', 'y']],
+      ['U', true, []],
+      ['k', undefined, undefined],
+    ]);
+    // Inside the body a tabular parameter is a table-parameter source, never a dataset name.
+    expect(f.result).toMatchObject({
+      kind: 'tabular',
+      query: { source: { kind: 'table-parameter', name: 'T' } },
+    });
+    const call = parseApl('let f = (T: (*), k: long) { T | take k }; f(ds | where a > 1, 3)').body.source;
+    expect(call).toMatchObject({
+      kind: 'subquery',
+      invoke: { args: [{ kind: 'in', op: 'table', subquery: { source: { name: 'ds' } } }, { value: 3 }] },
+    });
+    // `T | invoke f(3)` is `f(T, 3)` with T named for the first tabular parameter.
+    const inv = parseApl(
+      'let f = (T: (*), k: long) { T | take k }; ds | where a > 1 | invoke f(3) | count',
+    ).body;
+    expect(inv.source).toMatchObject({
+      kind: 'subquery',
+      invoke: {
+        argNames: ['T', undefined],
+        args: [{ op: 'table', subquery: { operators: [{ kind: 'where' }] } }, { value: 3 }],
+      },
+    });
+    expect(inv.operators.map((o) => o.kind)).toEqual(['count']);
+    const named = parseApl('let f = (a: long, b: long = 2) { a + b }; print f(b = 1, a = 2)').body.source;
+    expect(named).toMatchObject({ kind: 'print', items: [{ expr: { kind: 'call', argNames: ['b', 'a'] } }] });
+    expect(errorCode('let f = (a: long) { a }; print f(z = 1)')).toBe('apl_invalid_argument');
+    expect(errorCode('let f = (a: long, b: long = 2) { a + b }; print f(b = 1, 2)')).toBe(
+      'apl_invalid_argument',
+    );
+    expect(errorCode('let f = (a: long) { a }; print range x from 1 to 3 step 1 | invoke f()')).toBeDefined();
+    expect(functionOf('let v = view () { print x = 1 }; union v*').view).toBe(true);
+    expect(errorCode('let v = view (a: long) { print x = a }; print 1')).toBe('apl_invalid_argument');
+    expect(parseApl('let m = materialize(ds | take 1); m').statements[0]).toMatchObject({
+      kind: 'let-tabular',
+      query: { source: { kind: 'subquery', query: { source: { name: 'ds' } } } },
+    });
+  });
+
+  it('reads typed literals inside dynamic(...) as their JSON values', () => {
+    expect(
+      parseAplExpression(
+        'dynamic([long(1), int(-2), real(1.5), bool(false), guid(74BE27DE-1e4e-49d9-b579-fe0b331d3642), timespan(1d), 90m, long(null)])',
+      ),
+    ).toMatchObject({
+      value: [1, -2, 1.5, false, '74be27de-1e4e-49d9-b579-fe0b331d3642', '1.00:00:00', '01:30:00', null],
+    });
+    expect(errorCode('print d = dynamic([long("x")])')).toBe('apl_invalid_dynamic');
+    expect(errorCode('print d = dynamic([guid(nope)])')).toBe('apl_invalid_dynamic');
+    expect(errorCode('print d = dynamic([timespan(3)])')).toBe('apl_invalid_dynamic');
   });
 
   it('reads tabular functions, called with or without parentheses as a source', () => {

@@ -49,6 +49,10 @@ class PlanBuilder extends OperatorBinder {
       case 'dataset': {
         const bound = this.tableLets.get(s.name);
         if (bound) return bound;
+        // A view or a tabular function without parameters named like a table (`union T*`, `union T`).
+        const fn = this.functions.get(s.name);
+        if (fn && fn.result.kind === 'tabular')
+          return this.buildInvocation({ definition: fn, args: [], span: s.span });
         const schema = this.ctx.datasetSchema(s.name, s.span);
         if (!this.datasets.includes(s.name)) this.datasets.push(s.name);
         const scan: PlanNode = {
@@ -61,6 +65,11 @@ class PlanBuilder extends OperatorBinder {
           filter: null,
         };
         return this.withVirtualFields(scan, s.name, s.span);
+      }
+      case 'table-parameter': {
+        const table = this.tableLets.get(s.name);
+        if (!table) throw new Error(`tabular parameter '${s.name}' is not bound`);
+        return table;
       }
       case 'subquery':
         if (s.invoke) return this.buildInvocation(s.invoke);
@@ -176,11 +185,15 @@ class PlanBuilder extends OperatorBinder {
    * pattern stands for one dataset; a pattern that matches nothing is a 404 like an unknown dataset.
    */
   protected expandPattern(s: { pattern: string; span: SourceSpan }): TabularExpr[] {
-    const names = this.ctx.datasetNames
+    // Views in scope match too (Kusto: a view "behaves like a table whenever wildcard table name
+    // resolution is done"); they come first, then datasets, each in name order.
+    const views = [...this.functions.values()].filter((f) => f.view).map((f) => f.name);
+    const datasets = this.ctx.datasetNames
       ? matchDatasetPattern(s.pattern, this.ctx.datasetNames)
       : this.ctx.lenientFields
         ? [s.pattern]
         : [];
+    const names = [...matchDatasetPattern(s.pattern, views), ...datasets.filter((d) => !views.includes(d))];
     if (names.length === 0) {
       throw new QuarryError(
         'not_found',

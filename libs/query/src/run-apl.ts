@@ -1,7 +1,7 @@
 /**
  * The APL facade: parse → plan (names resolved against dataset schemas) → optimize → execute → table.
  */
-import { aplError, type Query, type TabularExpr } from '@quarry/apl';
+import { aplError, type Query } from '@quarry/apl';
 import { QuarryError, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
 import {
   emptyScanStats,
@@ -29,7 +29,7 @@ import {
   type PlanNode,
 } from '@quarry/query-plan';
 import { parseAplCached } from './parse-cache';
-import { datasetsOfQuery, hasDatasetPattern, subqueriesOf } from './referenced-datasets';
+import { datasetsOfQuery, hasDatasetPattern } from './referenced-datasets';
 import { virtualFieldResolver, type VirtualFieldLookup } from './virtual-fields';
 
 export interface RunAplOptions {
@@ -142,7 +142,12 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
   }
   const stats = emptyScanStats();
   const virtualFields = virtualFieldResolver(options.virtualFields);
-  const subqueryValues = new Map<TabularExpr, unknown[]>();
+  // `x in (T | ...)` and `toscalar(T)`: the binder asks for each subquery's values with T as bound where
+  // it appears (inside a user-defined function, with that call's arguments). A plan not run yet gets an
+  // empty list; it runs and the query is bound again, until every subquery is known (inner ones first:
+  // one more binding per level of nesting).
+  const subqueryValues = new Map<string, unknown[]>();
+  let missing = new Map<string, PlanNode>();
   const context = (defaultLimit: number | undefined): PlanContext => ({
     startMs: options.startMs,
     endMs: options.endMs,
@@ -151,28 +156,46 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     checkRegex,
     virtualFields,
     datasetNames: allNames,
-    subqueryValues: (t) => subqueryValues.get(t) ?? [],
+    subqueryValues: (_t, subPlan) => {
+      const key = JSON.stringify(subPlan);
+      const known = subqueryValues.get(key);
+      if (known === undefined) missing.set(key, subPlan);
+      return known;
+    },
     datasetSchema: (name: string, span: SourceSpan) => {
       const schema = schemas.get(name);
       if (!schema) throw notFound(`dataset "${name}" not found`, { code: 'dataset_not_found', span });
       return schema;
     },
   });
-  // `x in (T | ...)`: each subquery runs first (inner ones before outer ones, in text order) and its
-  // first column becomes the list the main plan is bound with.
-  for (const sub of subqueriesOf(query, true)) {
-    if (subqueryValues.has(sub)) continue;
-    const subPlan = optimize(buildPlan({ ...query, body: sub }, context(Number.MAX_SAFE_INTEGER)).root);
-    const result = await executePlan(subPlan, {
-      sources,
-      stats,
-      signal: options.signal,
-      limits: options.limits,
-      offload: options.offload,
-    });
-    subqueryValues.set(sub, firstColumnValues(subPlan, result.batch));
+  // A subquery whose value the binding needs as a constant (`range x from 1 to toscalar(T)`) fails the
+  // first binding: it is retried once the subqueries asked for so far have run.
+  const bind = () => {
+    try {
+      return buildPlan(query, context(options.defaultLimit));
+    } catch (err) {
+      if (missing.size === 0) throw err;
+      return undefined;
+    }
+  };
+  let built = bind();
+  while (missing.size > 0) {
+    const toRun = missing;
+    missing = new Map();
+    for (const [key, raw] of toRun) {
+      const subPlan = optimize(raw);
+      const result = await executePlan(subPlan, {
+        sources,
+        stats,
+        signal: options.signal,
+        limits: options.limits,
+        offload: options.offload,
+      });
+      subqueryValues.set(key, firstColumnValues(subPlan, result.batch));
+    }
+    built = bind();
   }
-  const built = buildPlan(query, context(options.defaultLimit));
+  if (built === undefined) throw new Error('unreachable: a binding failed without asking for a subquery');
   const plan = optimize(built.root);
   const result = await executePlan(plan, {
     sources,

@@ -4,7 +4,7 @@
  * names, assignments, sort keys and name patterns.
  */
 import { formatRfc3339, parseKustoDatetime, type SourceSpan } from '@quarry/common';
-import type { Assignment, Expr, NamePattern, SortKey, TabularExpr } from '../ast';
+import type { Assignment, Expr, FunctionDefinition, NamePattern, SortKey, TabularExpr } from '../ast';
 import { aplError } from '../diagnostics';
 import { describeToken, type Token } from '../tokens';
 import {
@@ -16,6 +16,11 @@ import {
   typeFromName,
 } from './grammar';
 import { Lookahead } from './lookahead';
+import { timespanText } from '../timespan';
+
+/** Kusto's names of the guid type (Quarry holds a guid as its text). */
+const GUID_NAMES = new Set(['guid', 'uuid', 'uniqueid']);
+const GUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export abstract class ExpressionParser extends Lookahead {
   /** Parsed by QueryParser: a tabular expression (subqueries of `in`, `toscalar`). */
@@ -426,13 +431,12 @@ export abstract class ExpressionParser extends Lookahead {
       return { kind: 'literal', type: 'timespan', value: v.value, span: this.spanFrom(t.start) };
     }
     this.advance(); // (
-    const args: Expr[] = [];
-    if (!this.isPunct(')')) {
-      do args.push(this.parseExpr());
-      while (this.acceptPunct(','));
-    }
+    const udf = this.functions.get(name);
+    const { args, argNames } = this.parseCallArguments(udf);
     this.expectPunct(')');
     const span = this.spanFrom(t.start);
+    if (argNames.some((n) => n !== undefined))
+      return { kind: 'call', name, args, argNames, nameSpan: this.tokSpan(t), span };
     // `long(11)`, `real(1)`, `bool(true)`: typed literals written as calls.
     if (typed && typed !== 'dynamic' && args.length === 1 && args[0].kind === 'literal') {
       const lit = args[0];
@@ -535,9 +539,12 @@ export abstract class ExpressionParser extends Lookahead {
         return t.text;
       case 'int':
       case 'real':
-      case 'timespan':
         this.advance();
         return t.value;
+      case 'timespan':
+        // A timespan literal is held as Kusto's text (`1.00:00:00`), as `pack_array(1d)` holds it.
+        this.advance();
+        return timespanText(t.value as number);
       case 'ident':
         if (t.text === 'true' || t.text === 'false' || t.text === 'null') {
           this.advance();
@@ -557,10 +564,140 @@ export abstract class ExpressionParser extends Lookahead {
           const lit = this.parseDatetimeLiteral(t);
           return lit.kind === 'literal' && typeof lit.value === 'number' ? formatRfc3339(lit.value) : null;
         }
+        if (GUID_NAMES.has(t.text) && this.isPunct('(', 1)) return this.parseGuidText(t);
+        if (typeFromName(t.text) && this.isPunct('(', 1)) return this.parseTypedDynamicValue(t);
         break;
       default:
         break;
     }
     throw aplError('apl_invalid_dynamic', { reason: `unexpected ${describeToken(t)}` }, this.tokSpan(t));
+  }
+
+  /**
+   * `long(1)`, `int(-2)`, `real(1.5)`, `bool(true)`, `string("x")`, `timespan(1d)` / `time(1d)` inside a
+   * `dynamic(...)` literal (Kusto's dynamic page: the literal "may also include other Kusto literals"): the
+   * JSON value of the literal, a number, a boolean or a text; a timespan as its text, since Kusto
+   * serializes values JSON cannot represent as strings. `T(null)` is null.
+   */
+  protected parseTypedDynamicValue(nameTok: Token): unknown {
+    const type = typeFromName(nameTok.text)!;
+    this.advance(); // name
+    this.advance(); // (
+    const inner = this.peek();
+    const value = this.parseDynamicValue();
+    this.expectPunct(')');
+    if (value === null) return null;
+    const bad = (): never => {
+      throw aplError(
+        'apl_invalid_dynamic',
+        { reason: `${nameTok.text}(...) holds ${describeToken(inner)}` },
+        this.spanFrom(nameTok.start),
+      );
+    };
+    switch (type) {
+      case 'long':
+        return typeof value === 'number' ? Math.trunc(value) : bad();
+      case 'real':
+        return typeof value === 'number' ? value : bad();
+      case 'bool':
+        return typeof value === 'boolean' ? value : bad();
+      case 'string':
+        return typeof value === 'string' ? value : bad();
+      case 'timespan':
+        return typeof value === 'string' && inner.kind === 'timespan' ? value : bad();
+      case 'dynamic':
+        return value;
+      default:
+        return bad();
+    }
+  }
+
+  /** `guid(74be27de-1e4e-49d9-b579-fe0b331d3642)` inside a dynamic literal: its text (Quarry has no guid type). */
+  protected parseGuidText(nameTok: Token): unknown {
+    this.advance(); // name
+    const paren = this.advance();
+    this.lookahead = [];
+    const text = this.src.text;
+    const close = text.indexOf(')', paren.end);
+    if (close < 0)
+      throw this.expected("')'", { kind: 'eof', text: '', start: text.length, end: text.length });
+    let raw = text.slice(paren.end, close).trim();
+    this.lexer.pos = close + 1;
+    this.lastEnd = close + 1;
+    if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
+      raw = raw.slice(1, -1);
+    if (raw === 'null') return null;
+    if (!GUID_TEXT.test(raw)) {
+      throw aplError(
+        'apl_invalid_dynamic',
+        { reason: `'${raw}' is not a guid` },
+        this.src.span(nameTok.start, close + 1),
+      );
+    }
+    return raw.toLowerCase();
+  }
+
+  /**
+   * The arguments of a call up to `)`. For a user-defined function (`definition`), an argument may name
+   * its parameter (`f(c = 7, a = 12)`: Kusto's "callers may provide arguments in an order that doesn't
+   * match … they must name their arguments"), positional ones first; one for a tabular parameter is a
+   * tabular expression. `skip` names parameters given already (`T` of `T | invoke f(…)`).
+   */
+  protected parseCallArguments(
+    definition?: FunctionDefinition,
+    skip: ReadonlySet<string> = new Set(),
+  ): { args: Expr[]; argNames: (string | undefined)[] } {
+    const args: Expr[] = [];
+    const argNames: (string | undefined)[] = [];
+    if (this.isPunct(')')) return { args, argNames };
+    const positional = definition?.params.filter((p) => !skip.has(p.name)) ?? [];
+    do {
+      let name: string | undefined;
+      const nameTok = this.peek();
+      if (definition && nameTok.kind === 'ident' && this.isPunct('=', 1)) {
+        name = nameTok.text;
+        this.advance();
+        this.advance();
+      } else if (argNames.some((n) => n !== undefined)) {
+        throw aplError(
+          'apl_invalid_argument',
+          { name: definition!.name, reason: 'a positional argument follows a named one' },
+          this.tokSpan(nameTok),
+        );
+      }
+      const param =
+        name === undefined ? positional[args.length] : definition?.params.find((p) => p.name === name);
+      if (definition && name !== undefined && (!param || skip.has(name))) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: definition.name,
+            reason: param
+              ? `parameter '${name}' is the table left of invoke`
+              : `it has no parameter '${name}' (parameters: ${definition.params.map((p) => p.name).join(', ') || 'none'})`,
+          },
+          this.tokSpan(nameTok),
+        );
+      }
+      if (definition && name !== undefined && argNames.includes(name)) {
+        throw aplError(
+          'apl_invalid_argument',
+          { name: definition.name, reason: `parameter '${name}' is given twice` },
+          this.tokSpan(nameTok),
+        );
+      }
+      args.push(param?.table ? this.parseTableArgument() : this.parseExpr());
+      argNames.push(name);
+    } while (this.acceptPunct(','));
+    return { args, argNames };
+  }
+
+  /** A tabular argument: an `in` node with op `table` holding the table (see FunctionInvocation). */
+  protected parseTableArgument(): Expr {
+    const start = this.peek().start;
+    const query = this.parseTabular();
+    const span = this.spanFrom(start);
+    const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span };
+    return { kind: 'in', op: 'table', left, list: [], subquery: query, span };
   }
 }

@@ -6,11 +6,11 @@ import type { FunctionDefinition } from '../ast';
 import { TokenCursor } from './token-cursor';
 
 export abstract class Lookahead extends TokenCursor {
-  /** `(` `)` `{` or `(` name `:`: the parameter list of a user-defined function. */
-  protected startsFunctionDefinition(): boolean {
-    if (!this.isPunct('(')) return false;
-    if (this.isPunct(')', 1)) return this.isPunct('{', 2);
-    return this.peek(1).kind === 'ident' && this.isPunct(':', 2);
+  /** `(` `)` `{` or `(` name `:`: the parameter list of a user-defined function (at `offset`). */
+  protected startsFunctionDefinition(offset = 0): boolean {
+    if (!this.isPunct('(', offset)) return false;
+    if (this.isPunct(')', offset + 1)) return this.isPunct('{', offset + 2);
+    return this.peek(offset + 1).kind === 'ident' && this.isPunct(':', offset + 2);
   }
 
   /** A lone name that is a dataset or a table (not a scalar or parameter) before `}`: `{ ds }`. */
@@ -34,6 +34,7 @@ export abstract class Lookahead extends TokenCursor {
     if (this.tabularFunctionAt()) return true;
     if (t.kind === 'ident') {
       if (['datatable', 'print', 'union', 'externaldata'].includes(t.text)) return true;
+      if (t.text === 'materialize' && this.isPunct('(', 1)) return true;
       if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2)) return true;
       if (this.isPunct('|', 1)) return true;
       if (this.startsLeadingSearch()) return true;
@@ -68,6 +69,7 @@ export abstract class Lookahead extends TokenCursor {
       if (this.tableLets.has(t.text) && this.isPunct(')', 1)) return true;
       if (this.tabularFunctionAt()) return true;
       if ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'union') return true;
+      if (t.text === 'materialize' && this.isPunct('(', 1)) return true;
       if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2)) return true;
       return false;
     }

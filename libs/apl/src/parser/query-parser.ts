@@ -72,8 +72,10 @@ export class QueryParser extends OperatorParser {
       this.advance();
     }
     this.expectPunct('=');
-    if (this.startsFunctionDefinition()) {
-      const definition = this.parseFunctionDefinition(nameTok.text, start);
+    const view = this.isIdent('view') && this.startsFunctionDefinition(1);
+    if (view) this.advance();
+    if (view || this.startsFunctionDefinition()) {
+      const definition = this.parseFunctionDefinition(nameTok.text, start, view);
       this.functions.set(nameTok.text, definition);
       this.tableLets.delete(nameTok.text);
       this.scalarLets.delete(nameTok.text);
@@ -90,10 +92,12 @@ export class QueryParser extends OperatorParser {
   }
 
   /**
-   * `(a: long, b: string = "x") { [let ...;]* Expr }`. Parameters are scalars (Kusto's tabular parameters
-   * are not supported); a parameter with a default is optional, and only trailing ones may have defaults.
+   * `[view] (T: (x: long), U: (*), a: long, b: string = "x") { [let ...;]* Expr }`: tabular parameters
+   * (the columns their argument must have, or `(*)`) and scalar ones; a scalar parameter with a default is
+   * optional, and only trailing ones may have defaults. A view has no parameters and a tabular body.
    */
-  protected parseFunctionDefinition(name: string, start: number): FunctionDefinition {
+  protected parseFunctionDefinition(name: string, start: number, view = false): FunctionDefinition {
+    const paramsStart = this.peek().start;
     this.expectPunct('(');
     const params: FunctionParam[] = [];
     if (!this.isPunct(')')) {
@@ -104,11 +108,9 @@ export class QueryParser extends OperatorParser {
         this.advance();
         this.expectPunct(':');
         if (this.isPunct('(')) {
-          throw aplError(
-            'apl_unsupported',
-            { what: `tabular parameter '${p.text}' of a user-defined function` },
-            this.spanFrom(s),
-          );
+          const table = this.parseTableSchema();
+          params.push({ name: p.text, type: 'dynamic', table, span: this.spanFrom(s) });
+          continue;
         }
         const tt = this.peek();
         const type = tt.kind === 'ident' ? typeFromName(tt.text) : undefined;
@@ -127,14 +129,29 @@ export class QueryParser extends OperatorParser {
       } while (this.acceptPunct(','));
     }
     this.expectPunct(')');
+    if (view && params.length > 0) {
+      throw aplError(
+        'apl_invalid_argument',
+        { name, reason: 'a view takes no parameters' },
+        this.spanFrom(paramsStart),
+      );
+    }
     this.expectPunct('{');
-    // The body sees the parameters as scalars; its own lets end with it.
+    // The body sees the parameters (scalars, or tables); its own lets end with it.
     const savedScalars = new Set(this.scalarLets);
     const savedTables = new Set(this.tableLets);
+    const savedParams = new Set(this.tableParams);
     const savedFunctions = new Map(this.functions);
     for (const p of params) {
-      this.scalarLets.add(p.name);
-      this.tableLets.delete(p.name);
+      if (p.table) {
+        this.tableLets.add(p.name);
+        this.tableParams.add(p.name);
+        this.scalarLets.delete(p.name);
+      } else {
+        this.scalarLets.add(p.name);
+        this.tableLets.delete(p.name);
+        this.tableParams.delete(p.name);
+      }
       this.functions.delete(p.name);
     }
     try {
@@ -150,8 +167,17 @@ export class QueryParser extends OperatorParser {
         /* `{ x + 1; }` */
       }
       this.expectPunct('}');
-      return { name, params, statements, result, span: this.spanFrom(start) };
+      if (view && result.kind !== 'tabular') {
+        throw aplError(
+          'apl_invalid_argument',
+          { name, reason: 'a view must be a tabular expression' },
+          this.spanFrom(start),
+        );
+      }
+      return { name, params, ...(view ? { view } : {}), statements, result, span: this.spanFrom(start) };
     } finally {
+      this.tableParams.clear();
+      savedParams.forEach((n) => this.tableParams.add(n));
       this.scalarLets.clear();
       savedScalars.forEach((n) => this.scalarLets.add(n));
       this.tableLets.clear();
@@ -159,6 +185,29 @@ export class QueryParser extends OperatorParser {
       this.functions.clear();
       savedFunctions.forEach((v, k) => this.functions.set(k, v));
     }
+  }
+
+  /** `(x: long, y: string)` or `(*)`: the columns a tabular parameter's argument must have. */
+  protected parseTableSchema(): NonNullable<FunctionParam['table']> {
+    this.expectPunct('(');
+    if (this.acceptPunct('*')) {
+      this.expectPunct(')');
+      return { columns: [], wildcard: true };
+    }
+    const columns: { name: string; type: AplType }[] = [];
+    if (!this.isPunct(')')) {
+      do {
+        const name = this.parseColumnName();
+        this.expectPunct(':');
+        const tt = this.peek();
+        const type = tt.kind === 'ident' ? typeFromName(tt.text) : undefined;
+        if (!type) throw this.expected('a type name', tt, TYPE_NAME_LIST);
+        this.advance();
+        columns.push({ name, type });
+      } while (this.acceptPunct(','));
+    }
+    this.expectPunct(')');
+    return { columns, wildcard: false };
   }
 
   protected parseSet(): Statement {
@@ -178,10 +227,55 @@ export class QueryParser extends OperatorParser {
   protected parseTabularInner(): TabularExpr {
     const start = this.peek().start;
     if (this.startsLeadingSearch()) return this.parseLeadingSearch();
-    const source = this.parseSource();
-    const operators: Operator[] = [];
-    while (this.acceptPunct('|')) operators.push(this.parseOperator());
+    let source = this.parseSource();
+    let operators: Operator[] = [];
+    while (this.acceptPunct('|')) {
+      if (this.isIdent('invoke') && this.peek(1).kind === 'ident') {
+        source = this.parseInvoke({ source, operators, span: this.spanFrom(start) });
+        operators = [];
+        continue;
+      }
+      operators.push(this.parseOperator());
+    }
     return { source, operators, span: this.spanFrom(start) };
+  }
+
+  /**
+   * `T | invoke f(a, …)` (Kusto): `f(T, a, …)`, the table left of `invoke` its first tabular parameter.
+   * The pipeline so far becomes that argument, so the call is a source like any other.
+   */
+  protected parseInvoke(input: TabularExpr): TabularSource {
+    const start = this.advance().start;
+    const nameTok = this.advance();
+    const definition = this.functions.get(nameTok.text);
+    const table = definition?.params.find((p) => p.table);
+    if (!definition || definition.result.kind !== 'tabular' || !table) {
+      throw aplError(
+        'apl_invalid_argument',
+        {
+          name: 'invoke',
+          reason: !definition
+            ? `'${nameTok.text}' is not a user-defined function in scope`
+            : `'${nameTok.text}' must take a tabular parameter and return a table`,
+        },
+        this.tokSpan(nameTok),
+      );
+    }
+    let args: Expr[] = [];
+    let argNames: (string | undefined)[] = [];
+    if (this.acceptPunct('(')) {
+      ({ args, argNames } = this.parseCallArguments(definition, new Set([table.name])));
+      this.expectPunct(')');
+    }
+    const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span: input.span };
+    const tableArg: Expr = { kind: 'in', op: 'table', left, list: [], subquery: input, span: input.span };
+    const span = this.spanFrom(start);
+    return {
+      kind: 'subquery',
+      query: definition.result.query,
+      invoke: { definition, args: [tableArg, ...args], argNames: [table.name, ...argNames], span },
+      span,
+    };
   }
 
   protected override parseSource(): TabularSource {
@@ -198,8 +292,20 @@ export class QueryParser extends OperatorParser {
       return { kind: 'dataset', name, span: this.spanFrom(start) };
     }
     if (t.kind === 'ident') {
+      if (this.tableParams.has(t.text)) {
+        this.advance();
+        return { kind: 'table-parameter', name: t.text, span: this.spanFrom(start) };
+      }
       const fn = this.tabularFunctionAt();
       if (fn) return this.parseFunctionSource(fn);
+      if (t.text === 'materialize' && this.isPunct('(', 1)) {
+        // `materialize(T)` (Kusto: evaluate once, reuse): T itself; see docs/apl.md §8.
+        this.advance();
+        this.advance();
+        const query = this.parseTabular();
+        this.expectPunct(')');
+        return { kind: 'subquery', query, span: this.spanFrom(start) };
+      }
       if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
       if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2))
         return this.parseRange();
@@ -247,17 +353,21 @@ export class QueryParser extends OperatorParser {
   /** `f(args)` (or `f` alone) where `f` is a tabular user-defined function: its body, invoked. */
   protected parseFunctionSource(definition: FunctionDefinition): TabularSource {
     const start = this.advance().start;
-    const args: Expr[] = [];
+    let args: Expr[] = [];
+    let argNames: (string | undefined)[] = [];
     if (this.acceptPunct('(')) {
-      if (!this.isPunct(')')) {
-        do args.push(this.parseExpr());
-        while (this.acceptPunct(','));
-      }
+      ({ args, argNames } = this.parseCallArguments(definition));
       this.expectPunct(')');
     }
     const span = this.spanFrom(start);
     const query = definition.result.kind === 'tabular' ? definition.result.query : undefined;
-    return { kind: 'subquery', query: query!, invoke: { definition, args, span }, span };
+    const named = argNames.some((n) => n !== undefined);
+    return {
+      kind: 'subquery',
+      query: query!,
+      invoke: { definition, args, ...(named ? { argNames } : {}), span },
+      span,
+    };
   }
 
   /**
@@ -304,6 +414,15 @@ export class QueryParser extends OperatorParser {
         ? { kind: 'dataset-pattern', pattern: name, span }
         : { kind: 'dataset', name, span };
     }
+    if (t.kind === 'ident' && !this.glued(1)) {
+      // `union T` where T is a tabular parameter or a tabular function (Kusto's `union T, (T())`).
+      if (this.tableParams.has(t.text)) {
+        this.advance();
+        return { kind: 'table-parameter', name: t.text, span: this.spanFrom(start) };
+      }
+      const fn = this.tabularFunctionAt();
+      if (fn) return this.parseFunctionSource(fn);
+    }
     const keyword =
       t.kind === 'ident' &&
       ((t.text === 'datatable' && this.isPunct('(', 1)) || t.text === 'print' || t.text === 'union');
@@ -324,6 +443,15 @@ export class QueryParser extends OperatorParser {
     return text.includes('*')
       ? { kind: 'dataset-pattern', pattern: text, span }
       : { kind: 'dataset', name: text, span };
+  }
+
+  /** Whether the token at `offset` touches the one before it (`logs-1`, `web*`: one dataset name). */
+  protected glued(offset: number): boolean {
+    const k = this.peek(offset);
+    const prev = this.peek(offset - 1);
+    const glues =
+      k.kind === 'ident' || k.kind === 'int' || (k.kind === 'punct' && ['*', '-', '.'].includes(k.text));
+    return glues && k.start === prev.end;
   }
 
   protected parseDatatable(): TabularSource {

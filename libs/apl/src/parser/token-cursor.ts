@@ -24,6 +24,9 @@ export abstract class TokenCursor {
 
   protected readonly scalarLets = new Set<string>();
 
+  /** Tabular parameters of the user-defined function whose body is being parsed (`T` of `(T:(*))`). */
+  protected readonly tableParams = new Set<string>();
+
   /** User-defined functions (`let f = (x: long) { ... };`) in scope, by name. */
   protected readonly functions = new Map<string, FunctionDefinition>();
 

@@ -39,6 +39,9 @@ export abstract class BinderBase {
   /** The user-defined functions being expanded (recursion is an error, as in Kusto). */
   protected readonly expanding: string[] = [];
 
+  /** >0 while binding the subquery of `toscalar(T)` or `x in (T)`, which cannot see the calling row. */
+  protected subqueryDepth = 0;
+
   /** Names of the hidden columns window functions are computed into. */
   protected windowColumns = 0;
 
@@ -97,7 +100,8 @@ export abstract class BinderBase {
     if (p.kind === 'lit') return p.value;
     const folded = constantTime(p);
     if (folded !== null) return folded;
-    if (p.kind === 'call' && p.fn === 'neg' && p.args[0].kind === 'lit') return -(p.args[0].value as number);
+    const arithmetic = constantArithmetic(p);
+    if (arithmetic !== undefined) return arithmetic;
     throw aplError('apl_invalid_argument', { name: what, reason: 'expected a constant' }, span);
   }
 
@@ -150,5 +154,36 @@ export abstract class BinderBase {
       { what: `argument ${bad.index + 1} of '${fn}'`, expected: bad.expected, got: bad.got },
       args[bad.index].span,
     );
+  }
+}
+
+/**
+ * The number a constant arithmetic expression over numeric literals has (`10 + Test2 + id` with the
+ * lets and parameters of a user-defined function bound to literals), or undefined. `+ - *`, negation
+ * and the numeric conversions only; a long result stays an integer.
+ */
+function constantArithmetic(p: PExpr): number | undefined {
+  if (p.kind === 'lit') return typeof p.value === 'number' ? p.value : undefined;
+  if (p.kind !== 'call') return undefined;
+  const args = p.args.map(constantArithmetic);
+  if (args.some((a) => a === undefined)) return undefined;
+  const [a, b] = args as number[];
+  switch (p.fn) {
+    case 'neg':
+      return args.length === 1 ? -a : undefined;
+    case '+':
+      return args.length === 2 ? a + b : undefined;
+    case '-':
+      return args.length === 2 ? a - b : undefined;
+    case '*':
+      return args.length === 2 ? a * b : undefined;
+    case 'tolong':
+    case 'toint':
+      return args.length === 1 ? Math.trunc(a) : undefined;
+    case 'toreal':
+    case 'todouble':
+      return args.length === 1 ? a : undefined;
+    default:
+      return undefined;
   }
 }

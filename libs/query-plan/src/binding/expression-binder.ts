@@ -2,12 +2,13 @@
  * Scalar expressions: names against the input schema, operators and functions with their arity and
  * operand types, `in` lists and subqueries, `toscalar`, search terms, and the names of result columns.
  */
+import { finalizeResult } from './result-conventions';
 import { aplError, type Assignment, type Expr, type SortKey, type TabularExpr } from '@quarry/apl';
 import type { SourceSpan } from '@quarry/common';
 import { arithmeticResultType } from '../arith-types';
 import { binAutoSizeMs } from '../bin-auto';
 import { strictBranches, strictComparison, strictElements, strictStringOperands } from '../strict-types';
-import { call, col, lit, type PExpr } from '../expr';
+import { call, col, columnsOf, lit, type PExpr } from '../expr';
 import { AGGREGATE_SIGNATURES } from '../functions/aggregate-signatures';
 import { scalarArgumentError } from '../functions/argument-types';
 import { SCALAR_SIGNATURES, canonicalFunctionName } from '../functions/scalar-signatures';
@@ -132,6 +133,13 @@ export abstract class ExpressionBinder extends FunctionBinder {
         }
         return this.bindBinary(e, fields);
       case 'in': {
+        if (e.op === 'table') {
+          throw aplError(
+            'apl_type_mismatch',
+            { what: 'this argument', expected: 'a scalar', got: 'a table' },
+            e.span,
+          );
+        }
         if (e.op === 'toscalar' && e.subquery) return this.bindToscalar(e.subquery);
         if (e.subquery) return this.bindInSubquery(e.op, e.left, e.subquery, fields);
         const left = this.bindExpr(e.left, fields);
@@ -195,7 +203,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
    */
   protected bindInSubquery(op: string, leftExpr: Expr, subquery: TabularExpr, fields: Field[]): PExpr {
     const left = this.bindExpr(leftExpr, fields);
-    const plan = this.buildTabular(subquery);
+    const plan = this.inSubquery(() => this.buildTabular(subquery));
     if (plan.schema.length === 0) {
       throw aplError(
         'apl_invalid_argument',
@@ -203,7 +211,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
         subquery.span,
       );
     }
-    const values = this.ctx.subqueryValues?.(subquery) ?? [];
+    const values = this.ctx.subqueryValues?.(subquery, finalizeResult(plan, Number.MAX_SAFE_INTEGER)) ?? [];
     return call(op, [left, lit(values, 'dynamic')], 'bool');
   }
 
@@ -212,7 +220,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
    * PlanContext.subqueryValues); null when T has no rows.
    */
   protected bindToscalar(subquery: TabularExpr): PExpr {
-    const plan = this.buildTabular(subquery);
+    const plan = this.inSubquery(() => this.buildTabular(subquery));
     const first = plan.schema[0];
     if (!first) {
       throw aplError(
@@ -221,8 +229,18 @@ export abstract class ExpressionBinder extends FunctionBinder {
         subquery.span,
       );
     }
-    const values = this.ctx.subqueryValues?.(subquery) ?? [];
+    const values = this.ctx.subqueryValues?.(subquery, finalizeResult(plan, Number.MAX_SAFE_INTEGER)) ?? [];
     return lit(values.length > 0 ? values[0] : null, first.type);
+  }
+
+  /** Binds a subquery of `in` or `toscalar` (see subqueryDepth). */
+  protected inSubquery<T>(build: () => T): T {
+    this.subqueryDepth++;
+    try {
+      return build();
+    } finally {
+      this.subqueryDepth--;
+    }
   }
 
   protected rootResolves(e: Expr, fields: Field[]): boolean {
@@ -235,7 +253,26 @@ export abstract class ExpressionBinder extends FunctionBinder {
     if (hasField(fields, name)) return col(name, fieldType(fields, name));
     // `['some number']` may name a `let` too (Kusto), when no column has that name.
     const bound = this.scalarLets.get(name);
-    if (bound) return bound;
+    if (bound) {
+      if (this.subqueryDepth > 0 && columnsOf(bound).size > 0) {
+        // Kusto's UDF restriction 1: toscalar()/in (T) cannot depend on the row the function is called for.
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name,
+            reason:
+              'a subquery (toscalar, in) of a user-defined function cannot use a value of the calling row; pass a constant',
+          },
+          span,
+        );
+      }
+      return bound;
+    }
+    // `a` for `a()`: a scalar function without required arguments is called by its name (Kusto).
+    const fn = this.functions.get(name);
+    if (fn && fn.result.kind === 'scalar' && fn.params.every((p) => p.defaultValue)) {
+      return this.bindFunctionCall(fn, { kind: 'call', name, args: [], nameSpan: span, span }, fields);
+    }
     if (this.lenientFields()) return col(name, 'dynamic');
     throw this.unknownField(name, fields, span);
   }

@@ -7,6 +7,7 @@ import {
   type Expr,
   type FunctionDefinition,
   type FunctionInvocation,
+  type FunctionParam,
   type Statement,
 } from '@quarry/apl';
 import type { SourceSpan } from '@quarry/common';
@@ -31,12 +32,13 @@ export abstract class FunctionBinder extends BinderBase {
   // ---- user-defined functions ----
 
   /**
-   * Runs `body` in a function's scope: its parameters bound to the call's arguments (as scalar lets),
-   * then its own `let` statements; every binding of the caller comes back afterwards.
+   * Runs `body` in a function's scope: its parameters bound to the call's arguments (scalars as scalar
+   * lets, tables as table lets), then its own `let` statements; every binding of the caller comes back
+   * afterwards.
    */
   protected inFunctionScope<T>(
     definition: FunctionDefinition,
-    args: PExpr[],
+    args: BoundArguments,
     span: SourceSpan,
     body: () => T,
   ): T {
@@ -52,7 +54,11 @@ export abstract class FunctionBinder extends BinderBase {
     const functions = new Map(this.functions);
     this.expanding.push(definition.name);
     try {
-      definition.params.forEach((p, i) => this.define(p.name, () => this.scalarLets.set(p.name, args[i])));
+      for (const p of definition.params) {
+        const table = args.tables.get(p.name);
+        if (table) this.define(p.name, () => this.tableLets.set(p.name, table));
+        else this.define(p.name, () => this.scalarLets.set(p.name, args.scalars.get(p.name)!));
+      }
       for (const st of definition.statements) this.applyStatement(st);
       return body();
     } finally {
@@ -67,38 +73,132 @@ export abstract class FunctionBinder extends BinderBase {
   }
 
   /**
-   * The arguments of a user-defined function call: each bound in the caller's row context and converted
-   * to the parameter's type; a missing trailing argument takes the parameter's default (Kusto).
+   * The arguments of a user-defined function call, matched to parameters by position, then by name
+   * (`f(12, c = 7)`). A scalar is bound in the caller's row context and converted to the parameter's
+   * type; a missing trailing one takes the parameter's default (Kusto). A table is planned and must have
+   * the columns its parameter declares (`T: (x: long)`), any with `(*)`.
    */
   protected functionArguments(
     definition: FunctionDefinition,
     argExprs: Expr[],
+    argNames: readonly (string | undefined)[] | undefined,
     fields: Field[],
     span: SourceSpan,
-  ): PExpr[] {
+  ): BoundArguments {
     const params = definition.params;
+    const given = new Map<string, Expr>();
+    argExprs.forEach((e, i) => {
+      const name = argNames?.[i];
+      if (name === undefined) {
+        if (i < params.length) given.set(params[i].name, e);
+        return;
+      }
+      if (!params.some((p) => p.name === name) || given.has(name)) {
+        throw aplError(
+          'apl_invalid_argument',
+          { name: definition.name, reason: `argument '${name}' names no parameter or repeats one` },
+          e.span,
+        );
+      }
+      given.set(name, e);
+    });
     const required = params.filter((p) => !p.defaultValue).length;
-    if (argExprs.length < required || argExprs.length > params.length) {
+    const missing = params.find((p) => !p.defaultValue && !given.has(p.name));
+    if (argExprs.length > params.length || missing) {
+      const named = argNames?.some((n) => n !== undefined);
       throw aplError(
         'apl_wrong_arity',
-        { name: definition.name, expected: arityText(required, params.length), got: argExprs.length },
+        {
+          name: definition.name,
+          expected:
+            named && missing
+              ? `${arityText(required, params.length)} (parameter '${missing.name}' has no value)`
+              : arityText(required, params.length),
+          got: argExprs.length,
+        },
         span,
       );
     }
-    return params.map((p, i) => {
-      const given = argExprs[i];
-      const bound = given ? this.bindExpr(given, fields) : this.bindExpr(p.defaultValue!, []);
-      if (bound.type === p.type || p.type === 'dynamic') return bound;
-      if (bound.kind === 'lit' && bound.value === null) return lit(null, p.type);
-      const convert = CONVERSION_OF_TYPE[p.type];
-      if (bound.type === 'dynamic' || (isNumeric(bound.type) && isNumeric(p.type)))
-        return convert ? call(convert, [bound], p.type) : bound;
+    const out: BoundArguments = { scalars: new Map(), tables: new Map() };
+    for (const p of params) {
+      const e = given.get(p.name);
+      if (p.table) out.tables.set(p.name, this.tableArgument(definition, p, e!));
+      else out.scalars.set(p.name, this.scalarArgument(definition, p, e, fields));
+    }
+    return out;
+  }
+
+  private scalarArgument(
+    definition: FunctionDefinition,
+    p: FunctionParam,
+    given: Expr | undefined,
+    fields: Field[],
+  ): PExpr {
+    if (given?.kind === 'in' && given.op === 'table') {
       throw aplError(
         'apl_type_mismatch',
-        { what: `argument '${p.name}' of '${definition.name}'`, expected: p.type, got: bound.type },
-        (given ?? p.defaultValue!).span,
+        { what: `argument '${p.name}' of '${definition.name}'`, expected: p.type, got: 'a table' },
+        given.span,
       );
-    });
+    }
+    const bound = given ? this.bindExpr(given, fields) : this.bindExpr(p.defaultValue!, []);
+    if (bound.type === p.type || p.type === 'dynamic') return bound;
+    if (bound.kind === 'lit' && bound.value === null) return lit(null, p.type);
+    const convert = CONVERSION_OF_TYPE[p.type];
+    // A numeric literal converts here, so it stays a constant (`percentile(x, p)` needs one).
+    if (bound.kind === 'lit' && typeof bound.value === 'number' && isNumeric(p.type))
+      return lit(p.type === 'long' ? Math.trunc(bound.value) : bound.value, p.type);
+    if (bound.type === 'dynamic' || (isNumeric(bound.type) && isNumeric(p.type)))
+      return convert ? call(convert, [bound], p.type) : bound;
+    throw aplError(
+      'apl_type_mismatch',
+      { what: `argument '${p.name}' of '${definition.name}'`, expected: p.type, got: bound.type },
+      (given ?? p.defaultValue!).span,
+    );
+  }
+
+  /** A tabular argument: planned, and checked for the columns its parameter declares. */
+  private tableArgument(definition: FunctionDefinition, p: FunctionParam, given: Expr): PlanNode {
+    const table = given.kind === 'in' && given.op === 'table' ? given.subquery : undefined;
+    if (!table) {
+      // A name the parser did not know as a table (`f(x)` where x is a column) is no table.
+      throw aplError(
+        'apl_type_mismatch',
+        { what: `argument '${p.name}' of '${definition.name}'`, expected: 'a table', got: 'a scalar' },
+        given.span,
+      );
+    }
+    const plan = this.buildTabular(table);
+    for (const c of p.table!.columns) {
+      const have = plan.schema.find((f) => f.name === c.name);
+      if (!have) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: definition.name,
+            reason: `the table for '${p.name}' has no column '${c.name}' (its schema declares ${c.name}:${c.type})`,
+          },
+          given.span,
+        );
+      }
+      const fits =
+        have.type === c.type ||
+        have.type === 'dynamic' ||
+        c.type === 'dynamic' ||
+        (isNumeric(have.type) && isNumeric(c.type));
+      if (!fits) {
+        throw aplError(
+          'apl_type_mismatch',
+          {
+            what: `column '${c.name}' of argument '${p.name}' of '${definition.name}'`,
+            expected: c.type,
+            got: have.type,
+          },
+          given.span,
+        );
+      }
+    }
+    return plan;
   }
 
   /** `f(args)` of a scalar user-defined function: its body bound with the parameters set (no columns). */
@@ -111,7 +211,7 @@ export abstract class FunctionBinder extends BinderBase {
       );
     }
     const result = definition.result.expr;
-    const args = this.functionArguments(definition, e.args, fields, e.span);
+    const args = this.functionArguments(definition, e.args, e.argNames, fields, e.span);
     // A scalar function sees only its parameters and lets, not the caller's columns (Kusto).
     return this.inFunctionScope(definition, args, e.span, () => this.bindExpr(result, []));
   }
@@ -121,7 +221,13 @@ export abstract class FunctionBinder extends BinderBase {
     const definition = invoke.definition;
     const result = definition.result;
     if (result.kind !== 'tabular') throw new Error('invocation of a scalar function');
-    const args = this.functionArguments(definition, invoke.args, [], invoke.span);
+    const args = this.functionArguments(definition, invoke.args, invoke.argNames, [], invoke.span);
     return this.inFunctionScope(definition, args, invoke.span, () => this.buildTabular(result.query));
   }
+}
+
+/** A call's arguments by parameter name: scalars bound in the caller's context, tables planned. */
+export interface BoundArguments {
+  scalars: Map<string, PExpr>;
+  tables: Map<string, PlanNode>;
 }

@@ -24,10 +24,13 @@ export interface PlanContext {
    */
   virtualFields?: (dataset: string) => ReadonlyArray<VirtualFieldDefinition>;
   /**
-   * The values of `x in (T | ...)` subqueries, computed by the caller before planning (absent: empty
-   * lists, enough for static validation and explain).
+   * The values of `x in (T | ...)` and `toscalar(T)` subqueries: the first column's distinct non-null
+   * values of `plan` (T as bound where it appears, so inside a user-defined function with that call's
+   * arguments). Undefined when the caller has not run that plan yet: the binder then uses an empty
+   * list, and the caller runs the plan and binds again (runApl). Absent: empty lists, enough for static
+   * validation and explain.
    */
-  subqueryValues?: (subquery: TabularExpr) => unknown[];
+  subqueryValues?: (subquery: TabularExpr, plan: PlanNode) => unknown[] | undefined;
   /** Every dataset name, for patterns such as `union logs*` (absent: patterns match nothing). */
   datasetNames?: readonly string[];
 }
