@@ -17,9 +17,11 @@ import {
 import { WindowBinder } from './window-binder';
 
 export abstract class OperatorBinder extends WindowBinder {
-  protected override buildOperator(input: PlanNode, op: Operator): PlanNode {
+  protected override buildOperator(input: PlanNode, given: Operator): PlanNode {
     const fields = input.schema;
-    if (operatorHasWindows(op)) return this.buildWithWindows(input, op);
+    const inlined = this.inlineWindowFunctions(given);
+    if (operatorHasWindows(inlined)) return this.buildWithWindows(input, inlined);
+    const op = given;
     switch (op.kind) {
       case 'serialize':
         return this.buildSerialize(input, op);

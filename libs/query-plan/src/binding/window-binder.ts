@@ -5,16 +5,63 @@
 import { aplError, type Expr, type Operator } from '@quarry/apl';
 import { call, type PExpr } from '../expr';
 import { type NamedExpr, type PlanNode, isSerialized } from '../nodes/plan-node';
-import { WINDOW_SIGNATURES, liftWindows, type CallExpr } from '../window-binding';
+import { mapChildren } from '../map-children';
+import { WINDOW_SIGNATURES, containsWindow, liftWindows, type CallExpr } from '../window-binding';
 import type { Field } from '../types';
 import { windowImplicitName, isNumeric, arityText } from './binding-helpers';
 import { AggregateBinder } from './aggregate-binder';
+
+/** How deep calls of user-defined functions are expanded looking for window calls (recursion stops). */
+const MAX_INLINE_DEPTH = 16;
 
 export abstract class WindowBinder extends AggregateBinder {
   /** Built by OperatorBinder. */
   protected abstract buildOperator(input: PlanNode, op: Operator): PlanNode;
 
   // ---- window functions ----
+
+  /**
+   * Expands calls of scalar user-defined functions whose bodies call window functions
+   * (`let g = (a: long) { row_cumsum(a) }; … | extend c = g(x)`) into the calling expression, each
+   * parameter replaced by its argument expression, so their window calls are lifted like any other
+   * (Kusto inlines functions). Bodies with `let` statements and calls with named arguments are left
+   * as calls (their window calls stay refused).
+   */
+  protected inlineWindowFunctions(op: Operator): Operator {
+    if (this.functions.size === 0) return op;
+    switch (op.kind) {
+      case 'extend':
+      case 'project':
+      case 'serialize':
+        return { ...op, items: op.items.map((i) => ({ ...i, expr: this.inlineWindowCalls(i.expr, 0) })) };
+      case 'where':
+        return { ...op, predicate: this.inlineWindowCalls(op.predicate, 0) };
+      default:
+        return op;
+    }
+  }
+
+  private inlineWindowCalls(e: Expr, depth: number): Expr {
+    const walk = (x: Expr): Expr => {
+      const rebuilt = mapChildren(x, walk);
+      if (rebuilt.kind !== 'call' || depth > MAX_INLINE_DEPTH) return rebuilt;
+      const fn = this.functions.get(rebuilt.name);
+      if (!fn || fn.result.kind !== 'scalar' || fn.statements.length > 0 || rebuilt.argNames) return rebuilt;
+      if (rebuilt.args.length > fn.params.length) return rebuilt;
+      const body = this.inlineWindowCalls(fn.result.expr, depth + 1);
+      if (!containsWindow(body)) return rebuilt;
+      const args = new Map<string, Expr>();
+      for (const [i, p] of fn.params.entries()) {
+        const given = rebuilt.args[i] ?? p.defaultValue;
+        if (!given || p.table) return rebuilt;
+        args.set(p.name, given);
+      }
+      const substitute = (y: Expr): Expr =>
+        y.kind === 'name' && args.has(y.name) ? args.get(y.name)! : mapChildren(y, substitute);
+      return substitute(body);
+    };
+    return walk(e);
+  }
 
   /**
    * Lifts the window calls of `exprs` into a window extend over `input` (innermost calls first, each a
