@@ -1,0 +1,17 @@
+// Kusto: leftanti join, the example (left rows without a match: a 1).
+// https://learn.microsoft.com/kusto/query/join-leftanti
+let X = datatable(Key:string, Value1:long)
+[
+    'a',1,
+    'b',2,
+    'b',3,
+    'c',4
+];
+let Y = datatable(Key:string, Value2:long)
+[
+    'b',10,
+    'c',20,
+    'c',30,
+    'd',40
+];
+X | join kind=leftanti Y on Key
