@@ -96,6 +96,15 @@ describe('parser: Kusto language extensions', () => {
     expect(errorCode('print d = dynamic([timespan(3)])')).toBe('apl_invalid_dynamic');
   });
 
+  it('reads the special real literals real(nan), real(inf), real(+inf), real(-inf)', () => {
+    expect(parseAplExpression('real(nan)')).toMatchObject({ kind: 'literal', type: 'real', value: NaN });
+    expect(parseAplExpression('real(+inf)')).toMatchObject({ kind: 'literal', value: Infinity });
+    expect(parseAplExpression('real(inf)')).toMatchObject({ kind: 'literal', value: Infinity });
+    expect(parseAplExpression('real(-inf)')).toMatchObject({ kind: 'literal', value: -Infinity });
+    // Other names stay calls (a column named nan converted to real).
+    expect(parseAplExpression('real(-nan)')).toMatchObject({ kind: 'call', name: 'real' });
+  });
+
   it('reads tabular functions, called with or without parentheses as a source', () => {
     const f = functionOf('let t = () { range x from 1 to 3 step 1 }; t | count');
     expect(f.result.kind).toBe('tabular');

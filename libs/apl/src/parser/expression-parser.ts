@@ -424,6 +424,12 @@ export abstract class ExpressionParser extends Lookahead {
       this.advance();
       return { kind: 'literal', type: typed, value: null, span: this.spanFrom(t.start) };
     }
+    const special = typed === 'real' ? this.specialRealAt(0) : undefined;
+    if (special) {
+      // `real(nan)`, `real(+inf)`, `real(-inf)`: Kusto's special real literals.
+      for (let i = 0; i < special.tokens + 2; i++) this.advance();
+      return { kind: 'literal', type: 'real', value: special.value, span: this.spanFrom(t.start) };
+    }
     if (typed === 'timespan' && this.peek(1).kind === 'timespan' && this.isPunct(')', 2)) {
       this.advance();
       const v = this.advance();
@@ -699,5 +705,18 @@ export abstract class ExpressionParser extends Lookahead {
     const span = this.spanFrom(start);
     const left: Expr = { kind: 'literal', type: 'dynamic', value: null, span };
     return { kind: 'in', op: 'table', left, list: [], subquery: query, span };
+  }
+
+  /** After `real`: `(nan)`, `(inf)`, `(+inf)`, `(-inf)` (`offset` at the `(`), with the tokens inside. */
+  protected specialRealAt(offset: number): { value: number; tokens: number } | undefined {
+    if (!this.isPunct('(', offset)) return undefined;
+    const sign = this.isPunct('-', offset + 1) ? -1 : this.isPunct('+', offset + 1) ? 1 : 0;
+    const at = offset + 1 + (sign === 0 ? 0 : 1);
+    const word = this.peek(at);
+    if (word.kind !== 'ident' || !this.isPunct(')', at + 1)) return undefined;
+    const tokens = sign === 0 ? 1 : 2;
+    if (word.text === 'nan' && sign === 0) return { value: Number.NaN, tokens };
+    if (word.text === 'inf') return { value: sign < 0 ? -Infinity : Infinity, tokens };
+    return undefined;
   }
 }
