@@ -201,7 +201,14 @@ export type Operator =
     }
   | { kind: 'join'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
   | { kind: 'lookup'; joinKind: string; right: TabularExpr; on: JoinCondition[]; span: SourceSpan }
-  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
+  | {
+      kind: 'union';
+      tables: TabularExpr[];
+      withSource?: string;
+      /** `isfuzzy=true`: legs naming no dataset (or view) are skipped while one resolves. */
+      fuzzy?: boolean;
+      span: SourceSpan;
+    }
   | {
       kind: 'search';
       /** `kind=case_sensitive`: the string matches become their `_cs` forms. */
@@ -252,7 +259,14 @@ export type TabularSource =
   | { kind: 'range'; column: string; from: Expr; to: Expr; step: Expr; span: SourceSpan }
   /** `(T | ...)`; with `invoke`, the body of a user-defined tabular function called as `f(args)`. */
   | { kind: 'subquery'; query: TabularExpr; invoke?: FunctionInvocation; span: SourceSpan }
-  | { kind: 'union'; tables: TabularExpr[]; withSource?: string; span: SourceSpan }
+  | {
+      kind: 'union';
+      tables: TabularExpr[];
+      withSource?: string;
+      /** `isfuzzy=true`: legs naming no dataset (or view) are skipped while one resolves. */
+      fuzzy?: boolean;
+      span: SourceSpan;
+    }
   /** `union logs*`, `search in (web-*)`: every dataset whose name matches (`*` = any text). */
   | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan }
   /** A tabular parameter of the user-defined function whose body this is (`T` of `(T:(x:long)) { T | … }`). */

@@ -100,16 +100,8 @@ class PlanBuilder extends OperatorBinder {
       case 'range':
         return this.buildRange(s);
       case 'union': {
-        const tables = s.tables.flatMap((t) =>
-          t.source.kind === 'dataset-pattern' && t.operators.length === 0
-            ? this.expandPattern(t.source)
-            : [t],
-        );
-        return this.buildUnion(
-          tables.map((t) => this.buildTabular(t)),
-          tables,
-          s.withSource,
-        );
+        const legs = this.buildUnionLegs(s.tables, s.fuzzy === true);
+        return this.buildUnion(legs.plans, legs.tables, s.withSource);
       }
       case 'dataset-pattern': {
         const tables = this.expandPattern(s);
@@ -119,6 +111,36 @@ class PlanBuilder extends OperatorBinder {
         );
       }
     }
+  }
+
+  /**
+   * The legs of a `union` source, name patterns expanded. With `isfuzzy=true` a leg naming no dataset
+   * or view (a `not_found`) is left out, as Kusto does, unless every leg is.
+   */
+  protected override buildUnionLegs(
+    legs: TabularExpr[],
+    fuzzy: boolean,
+  ): { plans: PlanNode[]; tables: TabularExpr[] } {
+    const plans: PlanNode[] = [];
+    const tables: TabularExpr[] = [];
+    let firstMiss: QuarryError | undefined;
+    for (const leg of legs) {
+      try {
+        const expanded =
+          leg.source.kind === 'dataset-pattern' && leg.operators.length === 0
+            ? this.expandPattern(leg.source)
+            : [leg];
+        for (const t of expanded) {
+          plans.push(this.buildTabular(t));
+          tables.push(t);
+        }
+      } catch (err) {
+        if (!fuzzy || !(err instanceof QuarryError) || err.kind !== 'not_found') throw err;
+        firstMiss ??= err;
+      }
+    }
+    if (plans.length === 0 && firstMiss) throw firstMiss;
+    return { plans, tables };
   }
 
   /**

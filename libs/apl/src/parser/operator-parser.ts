@@ -118,8 +118,8 @@ export abstract class OperatorParser extends ExpressionParser {
       case 'lookup':
         return done(this.parseJoin(nameTok.text));
       case 'union': {
-        const { tables, withSource } = this.parseUnionArgs();
-        return done({ kind: 'union' as const, tables, withSource });
+        const { tables, withSource, fuzzy } = this.parseUnionArgs();
+        return done({ kind: 'union' as const, tables, withSource, ...(fuzzy ? { fuzzy } : {}) });
       }
       case 'search': {
         const caseSensitive = this.parseSearchKind();
@@ -563,8 +563,9 @@ export abstract class OperatorParser extends ExpressionParser {
     return { side: side.text, name: this.parseFieldPath(), span: this.spanFrom(at) };
   }
 
-  protected parseUnionArgs(): { tables: TabularExpr[]; withSource?: string } {
+  protected parseUnionArgs(): { tables: TabularExpr[]; withSource?: string; fuzzy?: boolean } {
     let withSource: string | undefined;
+    let fuzzy = false;
     for (;;) {
       const ws = this.parseKindOption('withsource');
       if (ws !== undefined) {
@@ -572,7 +573,11 @@ export abstract class OperatorParser extends ExpressionParser {
         continue;
       }
       if (this.parseKindOption('kind') !== undefined) continue;
-      if (this.parseKindOption('isfuzzy') !== undefined) continue;
+      const isFuzzy = this.parseKindOption('isfuzzy');
+      if (isFuzzy !== undefined) {
+        fuzzy = isFuzzy === 'true';
+        continue;
+      }
       break;
     }
     const tables: TabularExpr[] = [];
@@ -587,7 +592,7 @@ export abstract class OperatorParser extends ExpressionParser {
         tables.push({ source, operators: [], span: this.spanFrom(start) });
       }
     } while (this.acceptPunct(','));
-    return { tables, withSource };
+    return { tables, withSource, fuzzy };
   }
 
   protected parseSearchPredicate(): Expr {

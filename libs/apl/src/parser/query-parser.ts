@@ -323,8 +323,8 @@ export class QueryParser extends OperatorParser {
       }
       if (t.text === 'union') {
         this.advance();
-        const { tables, withSource } = this.parseUnionArgs();
-        return { kind: 'union', tables, withSource, span: this.spanFrom(start) };
+        const { tables, withSource, fuzzy } = this.parseUnionArgs();
+        return { kind: 'union', tables, withSource, ...(fuzzy ? { fuzzy } : {}), span: this.spanFrom(start) };
       }
       this.advance();
       return { kind: 'dataset', name: t.text, span: this.spanFrom(start) };

@@ -17,6 +17,12 @@ import {
 import { WindowBinder } from './window-binder';
 
 export abstract class OperatorBinder extends WindowBinder {
+  /** Built by PlanBuilder: the legs of a union, patterns expanded (`isfuzzy` skips missing ones). */
+  protected abstract buildUnionLegs(
+    legs: TabularExpr[],
+    fuzzy: boolean,
+  ): { plans: PlanNode[]; tables: TabularExpr[] };
+
   protected override buildOperator(input: PlanNode, given: Operator): PlanNode {
     const fields = input.schema;
     const inlined = this.inlineWindowFunctions(given);
@@ -282,12 +288,13 @@ export abstract class OperatorBinder extends WindowBinder {
         };
       }
       case 'union': {
-        const others = op.tables.map((t) => this.buildTabular(t));
+        const legs = this.buildUnionLegs(op.tables, op.fuzzy === true);
+        const others = legs.plans;
         return this.buildUnion(
           [input, ...others],
           [
             { source: { kind: 'dataset', name: 'input', span: op.span }, operators: [], span: op.span },
-            ...op.tables,
+            ...legs.tables,
           ],
           op.withSource,
         );
