@@ -1,5 +1,10 @@
 import { type EventBatchBuilder, type FieldValue, isWellFormed, TIME_FIELD } from '@quarry/contracts';
-import { isReservedName, type NormalizeContext, sanitizeValue } from './normalize-event';
+import {
+  EARLIEST_EVENT_TIME_MS,
+  isReservedName,
+  type NormalizeContext,
+  sanitizeValue,
+} from './normalize-event';
 import { parseCanonicalUtcBytes, parseTimestamp } from './timestamp';
 
 /**
@@ -76,7 +81,8 @@ export class FlatJsonReader {
     if (pos < 0 || skipSpace(body, pos, end) !== end) return null;
     if (this.leafNames() > this.ctx.limits.maxFieldsPerEvent) return null;
     const time = this.resolveTime();
-    if (time === null) return null;
+    // Before the epoch: given back, so `flattenRecord` fails the event and says why.
+    if (time === null || time < EARLIEST_EVENT_TIME_MS) return null;
     this.commit(time);
     return time;
   }

@@ -176,6 +176,7 @@ export function flattenRecord(
   if (rawTime !== undefined && rawTime !== null) {
     const parsed = parseTimestamp(rawTime, ctx.timestampFormat);
     if (parsed === null) return new EventFailure(timeFailure(timeName, rawTime, ctx.timestampFormat));
+    if (parsed < EARLIEST_EVENT_TIME_MS) return new EventFailure(beforeEpochFailure(timeName, parsed));
     time = parsed;
   }
 
@@ -357,6 +358,20 @@ export function isReservedName(key: string): boolean {
 
 function renameReserved(key: string): string {
   return isReservedName(key) ? `_user_${key.slice(1)}` : key;
+}
+
+/**
+ * The earliest event time ingest accepts: the Unix epoch. Queries cover `[startTime, endTime)` with
+ * `startTime` at the epoch when it is not given (api.md §4.1), and times before it are not part of the
+ * datetime model the query engine, the block statistics and the output formats are tested with, so an
+ * older event would be acknowledged and then never returned. It fails instead, with a reason, in
+ * `failures` (docs/reliability.md, "Events dated before 1970").
+ */
+export const EARLIEST_EVENT_TIME_MS = 0;
+
+function beforeEpochFailure(name: string, ms: number): string {
+  const when = Number.isFinite(ms) && ms >= -8.64e15 ? new Date(ms).toISOString() : String(ms);
+  return `field "${shorten(name, 64)}": timestamp ${when} is before 1970-01-01T00:00:00Z; events must be dated from the Unix epoch on`;
 }
 
 function timeFailure(name: string, raw: unknown, format: string | undefined): string {

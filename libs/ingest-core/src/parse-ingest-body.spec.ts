@@ -407,3 +407,50 @@ describe('parseIngestBody: failures and limits', () => {
     expect(keys).toEqual(['toString', 'constructor', 'hasOwnProperty']);
   });
 });
+
+// Events dated before 1970 used to be acknowledged and then returned by no query (the query window starts
+// at the epoch); they fail now, each with its reason, and the events around them are ingested.
+describe('parseIngestBody: events dated before the Unix epoch', () => {
+  const before = [
+    '{"_time":"1969-12-31T23:59:59.999Z","n":1}',
+    '{"_time":-1,"n":2}',
+    '{"_time":"1900-01-01T00:00:00Z","n":3}',
+  ];
+  const fine = ['{"_time":"1970-01-01T00:00:00Z","n":4}', '{"_time":"2024-05-01T00:03:16.926Z","n":5}'];
+
+  it.each(['application/x-ndjson', 'application/json'])('fails each one (%s)', (contentType) => {
+    const body =
+      contentType === 'application/json'
+        ? `[${[...before, ...fine].join(',')}]`
+        : [...before, ...fine].join('\n');
+    const { events, failures } = parse(body, { contentType });
+    expect(events.map((e) => e.fields.n)).toEqual([4, 5]);
+    expect(events.map((e) => e.time)).toEqual([0, T1]);
+    expect(failures.map((f) => f.index)).toEqual([0, 1, 2]);
+    expect(failures[0].error).toContain('timestamp 1969-12-31T23:59:59.999Z is before 1970-01-01T00:00:00Z');
+    // A number this small is epoch seconds.
+    expect(failures[1].error).toContain('timestamp 1969-12-31T23:59:59.000Z is before 1970-01-01');
+    expect(failures[2].error).toContain('timestamp 1900-01-01T00:00:00.000Z is before 1970-01-01');
+  });
+
+  it('fails them on the columnar NDJSON path too', () => {
+    const result = parseIngestBatch(Buffer.from([...before, ...fine].join('\n')), {
+      contentType: 'application/x-ndjson',
+      nowMs: NOW,
+    });
+    expect(result.failures.map((f) => f.index)).toEqual([0, 1, 2]);
+    expect(result.batch?.length).toBe(2);
+  });
+
+  it('fails a CSV row and a custom timestamp field the same way', () => {
+    const csv = parse('_time,n\n1969-07-20T20:17:40Z,1\n2024-05-01T00:03:16.926Z,2', {
+      contentType: 'text/csv',
+    });
+    expect(csv.events.map((e) => e.fields.n)).toEqual(['2']);
+    expect(csv.failures).toHaveLength(1);
+    expect(csv.failures[0].error).toContain('1969-07-20T20:17:40.000Z is before 1970-01-01T00:00:00Z');
+    const custom = parse('[{"ts":"1960-01-01T00:00:00Z"}]', { timestampField: 'ts' });
+    expect(custom.events).toHaveLength(0);
+    expect(custom.failures[0].error).toContain('field "ts"');
+  });
+});

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { IngestStatus } from '@quarry/contracts';
-import { rawBodyOf } from '@quarry/nest-kit';
+import { noteIngestedBytes, rawBodyOf } from '@quarry/nest-kit';
 import { Access } from '@quarry/server';
 import { IngestService, type IngestRequest } from './ingest.service';
 
@@ -19,7 +19,7 @@ export class IngestController {
   @HttpCode(200)
   @Access(INGEST_ACCESS)
   ingestEdge(@Param('dataset') dataset: string, @Req() request: FastifyRequest): Promise<IngestStatus> {
-    return this.ingest.ingest(toIngestRequest(dataset, request));
+    return this.ingestCharged(dataset, request);
   }
 
   /** Legacy ingest on the main API; the official clients use it when no edge is configured. */
@@ -27,7 +27,14 @@ export class IngestController {
   @HttpCode(200)
   @Access(INGEST_ACCESS)
   ingestLegacy(@Param('dataset') dataset: string, @Req() request: FastifyRequest): Promise<IngestStatus> {
-    return this.ingest.ingest(toIngestRequest(dataset, request));
+    return this.ingestCharged(dataset, request);
+  }
+
+  /** The ingest quota counts the body after decompression (`processedBytes`), not as sent. */
+  private async ingestCharged(dataset: string, request: FastifyRequest): Promise<IngestStatus> {
+    const status = await this.ingest.ingest(toIngestRequest(dataset, request));
+    noteIngestedBytes(request, status.processedBytes);
+    return status;
   }
 }
 

@@ -22,10 +22,14 @@ export interface AdmissionLimits {
   retryAfterSeconds: number;
   /** Requests per minute per token (per client address without one); 0 = off. */
   rateLimitPerMinute: number;
-  /** Ingest bytes (on the wire) per token per quota window; 0 = off. */
+  /** Ingest bytes (after decompression) per token per quota window; 0 = off. */
   ingestQuotaBytes: number;
   /** The ingest quota's window, aligned to the epoch. */
   ingestQuotaWindowSeconds: number;
+  /** Query cost (GB·ms) per token per query-cost window; 0 = off. */
+  queryCostBudgetGbMs: number;
+  /** The query-cost budget's window, aligned to the epoch. */
+  queryCostWindowSeconds: number;
   /** Time a client has to send the request headers (Node's `server.headersTimeout`). */
   headersTimeoutMs: number;
   /** Time a client has to send the whole request (Node's `server.requestTimeout`); 0 = none. */
@@ -94,7 +98,7 @@ export const ADMISSION_VARIABLES: Record<string, Variable> = {
     default: 0,
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
-    help: 'Ingest bytes (as sent, before decompression) per token per quota window, per node; past it 429 with X-IngestLimit-* headers (0 = off, and no headers).',
+    help: 'Ingest bytes (after decompression, as processedBytes counts them) per token per quota window, per node; past it 429 with X-IngestLimit-* headers (0 = off, and no headers).',
   },
   QUARRY_INGEST_QUOTA_WINDOW_SECONDS: {
     key: 'ingestQuotaWindowSeconds',
@@ -102,6 +106,20 @@ export const ADMISSION_VARIABLES: Record<string, Variable> = {
     min: 1,
     max: 366 * 86_400,
     help: 'Window of the ingest quota, aligned to the epoch, in seconds (default 30 days).',
+  },
+  QUARRY_QUERY_COST_BUDGET_GBMS: {
+    key: 'queryCostBudgetGbMs',
+    default: 0,
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    help: 'Query cost in GB·ms (a query counts 1 GB for each millisecond it runs) per token per window, per node; query responses carry X-QueryLimit-* and past it 429 (0 = off, and no headers).',
+  },
+  QUARRY_QUERY_COST_WINDOW_SECONDS: {
+    key: 'queryCostWindowSeconds',
+    default: 30 * 86_400,
+    min: 1,
+    max: 366 * 86_400,
+    help: 'Window of the query-cost budget, aligned to the epoch, in seconds (default 30 days).',
   },
   QUARRY_HEADERS_TIMEOUT_MS: {
     key: 'headersTimeoutMs',

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Admission, classifyRoute, registerAdmission } from './admission';
+import { Admission, classifyRoute, noteIngestedBytes, queryCostGbMs, registerAdmission } from './admission';
 import { loadAdmissionLimits, type AdmissionLimits } from './admission-config';
 import { FixedWindowCounter, subjectOf } from './rate-limit';
 import { registerRawBodyParser } from './raw-body';
@@ -210,5 +210,108 @@ describe('registerAdmission over HTTP', () => {
     expect(second.headers.get('x-ingestlimit-remaining')).toBe('0');
     expect(await second.json()).toMatchObject({ message: 'ingest limit exceeded' });
     expect(admission.ingestInflightBytes).toBe(0);
+  });
+});
+
+describe('queryCostGbMs', () => {
+  it('counts 1 GB per millisecond of running time, rounded up, at least 1', () => {
+    expect(queryCostGbMs(0n)).toBe(1);
+    expect(queryCostGbMs(1_500_000n)).toBe(2);
+    expect(queryCostGbMs(1_000_000_000n)).toBe(1000);
+  });
+});
+
+describe('the query-cost budget and the decompressed ingest quota over HTTP', () => {
+  let app: FastifyInstance;
+  let url: string;
+  const admission = new Admission(limits({ queryCostBudgetGbMs: 1_000_000, ingestQuotaBytes: 500 }));
+  const tight = new Admission(limits({ queryCostBudgetGbMs: 1 }));
+  let tightApp: FastifyInstance;
+  let tightUrl: string;
+
+  const build = async (a: Admission) => {
+    const server = Fastify();
+    registerRawBodyParser(server, 1 << 20);
+    registerAdmission(server, a);
+    server.post('/v1/datasets/_apl', async () => ({ tables: [] }));
+    server.post('/v1/datasets/:d/query', async () => ({ matches: [] }));
+    server.post('/v1/datasets/:d/ingest', async (request) => {
+      // As the ingest controller does: the body inflated to 400 bytes (its processedBytes).
+      noteIngestedBytes(request, 400);
+      return { ingested: 1 };
+    });
+    server.get('/v2/datasets', async () => []);
+    return { server, url: await server.listen({ port: 0, host: '127.0.0.1' }) };
+  };
+
+  beforeAll(async () => {
+    ({ server: app, url } = await build(admission));
+    ({ server: tightApp, url: tightUrl } = await build(tight));
+  });
+  afterAll(async () => {
+    await app.close();
+    await tightApp.close();
+  });
+
+  const post = (base: string, path: string, token: string, body = '{"apl":"x"}') =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
+
+  it('puts X-QueryLimit-* on every query answer, the remaining budget falling with each query', async () => {
+    const first = await post(url, '/v1/datasets/_apl?format=tabular', 'xaat-cost');
+    const second = await post(url, '/v1/datasets/logs/query', 'xaat-cost');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.headers.get('x-querylimit-limit')).toBe('1000000');
+    const r1 = Number(first.headers.get('x-querylimit-remaining'));
+    const r2 = Number(second.headers.get('x-querylimit-remaining'));
+    expect(Number.isInteger(r1) && Number.isInteger(r2)).toBe(true);
+    expect(r1).toBeLessThan(1_000_000);
+    expect(r2).toBeLessThan(r1);
+    expect(Number(first.headers.get('x-querylimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    // Not on other routes.
+    const other = await fetch(`${url}/v2/datasets`, { headers: { authorization: 'Bearer xaat-cost' } });
+    expect(other.headers.get('x-querylimit-limit')).toBeNull();
+  });
+
+  it('answers 429 with the three headers once the budget is spent, per token', async () => {
+    const first = await post(tightUrl, '/v1/datasets/_apl', 'xaat-spent');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-querylimit-remaining')).toBe('0');
+    const refused = await post(tightUrl, '/v1/datasets/_apl', 'xaat-spent');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ message: 'query limit exceeded' });
+    expect(refused.headers.get('x-querylimit-limit')).toBe('1');
+    expect(refused.headers.get('x-querylimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('x-querylimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(tight.queriesRunning).toBe(0);
+    // Another token has its own budget.
+    expect((await post(tightUrl, '/v1/datasets/_apl', 'xaat-other')).status).toBe(200);
+  });
+
+  it('sends no X-QueryLimit header when the budget is off', async () => {
+    const { server, url: offUrl } = await build(new Admission(limits()));
+    try {
+      const res = await post(offUrl, '/v1/datasets/_apl', 'xaat-off');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-querylimit-limit')).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('charges the ingest quota the bytes after decompression the route reported, not the bytes sent', async () => {
+    // 2 bytes on the wire, 400 after "decompression": the quota of 500 is spent after two requests.
+    const first = await post(url, '/v1/datasets/a/ingest', 'xaat-inflate', '{}');
+    expect(first.status).toBe(200);
+    const second = await post(url, '/v1/datasets/a/ingest', 'xaat-inflate', '{}');
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-ingestlimit-remaining')).toBe('100');
+    const third = await post(url, '/v1/datasets/a/ingest', 'xaat-inflate', '{}');
+    expect(third.status).toBe(429);
+    expect(third.headers.get('x-ingestlimit-remaining')).toBe('0');
   });
 });

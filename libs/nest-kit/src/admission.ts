@@ -29,7 +29,12 @@ export function classifyRoute(method: string, url: string): RouteClass {
 
 /** Why a request was refused, as counted in `/metrics`. */
 export type RejectReason =
-  'ingest_inflight_bytes' | 'query_queue_full' | 'query_queue_timeout' | 'rate_limit' | 'ingest_quota';
+  | 'ingest_inflight_bytes'
+  | 'query_queue_full'
+  | 'query_queue_timeout'
+  | 'rate_limit'
+  | 'ingest_quota'
+  | 'query_cost';
 
 interface Waiter {
   admit(): void;
@@ -48,6 +53,7 @@ export class Admission {
   private readonly queue: Waiter[] = [];
   private readonly rate: FixedWindowCounter | null;
   private readonly quota: FixedWindowCounter | null;
+  private readonly queryCost: FixedWindowCounter | null;
   /** Called once per refused request (the metrics count them). */
   onRejected: (reason: RejectReason) => void = () => {};
 
@@ -57,6 +63,10 @@ export class Admission {
     this.quota =
       limits.ingestQuotaBytes > 0
         ? new FixedWindowCounter(limits.ingestQuotaBytes, limits.ingestQuotaWindowSeconds * 1000)
+        : null;
+    this.queryCost =
+      limits.queryCostBudgetGbMs > 0
+        ? new FixedWindowCounter(limits.queryCostBudgetGbMs, limits.queryCostWindowSeconds * 1000)
         : null;
   }
 
@@ -141,10 +151,45 @@ export class Admission {
     this.quota?.add(key, bytes);
   }
 
-  /** Subjects remembered by the rate limiter and the quota (bounded). */
-  get trackedSubjects(): number {
-    return (this.rate?.size ?? 0) + (this.quota?.size ?? 0);
+  /** The subject's query-cost budget before this query; null when the budget is off. */
+  peekQueryCost(key: string, nowMs?: number): WindowState | null {
+    return this.queryCost === null ? null : this.queryCost.peek(key, nowMs);
   }
+
+  /** Charges a finished query's cost (GB·ms) to its subject. */
+  chargeQueryCost(key: string, gbMs: number, nowMs?: number): void {
+    this.queryCost?.add(key, gbMs, nowMs);
+  }
+
+  /** Subjects remembered by the rate limiter, the quota and the query-cost budget (bounded). */
+  get trackedSubjects(): number {
+    return (this.rate?.size ?? 0) + (this.quota?.size ?? 0) + (this.queryCost?.size ?? 0);
+  }
+}
+
+/**
+ * A query's cost in GB·ms, Axiom's unit of query compute (memory × time). Quarry does not meter the
+ * memory one query holds (its scans share caches and worker threads), so it counts every query as
+ * holding 1 GB while it runs: the cost is its running time in milliseconds, from the moment it got a
+ * query slot (waiting in the queue is free) to its answer, rounded up, at least 1.
+ */
+export function queryCostGbMs(runningNs: bigint): number {
+  return Math.max(1, Math.ceil(Number(runningNs) / 1e6));
+}
+
+const INGESTED_BYTES = Symbol('quarry.ingestedBytes');
+
+/**
+ * The ingest route tells admission control how many bytes the request carried after decompression
+ * (its `processedBytes`): the ingest quota charges those, not the bytes sent (a gzip body counts what it
+ * inflates to). Routes that never call this are charged their bytes as sent.
+ */
+export function noteIngestedBytes(request: { raw: object }, bytes: number): void {
+  (request.raw as { [INGESTED_BYTES]?: number })[INGESTED_BYTES] = bytes;
+}
+
+function ingestedBytesOf(request: FastifyRequest): number | undefined {
+  return (request.raw as { [INGESTED_BYTES]?: number })[INGESTED_BYTES];
 }
 
 /** Per-request state the hooks share. */
@@ -152,6 +197,9 @@ interface Held {
   route: RouteClass;
   reservedBytes: number;
   counted: boolean;
+  /** Query-cost budget on: whom the query is charged to, and when it got its slot (0: never ran). */
+  costKey: string | null;
+  runningSince: bigint;
 }
 const HELD = Symbol('quarry.admission');
 
@@ -184,6 +232,12 @@ function rateHeaders(reply: FastifyReply, scope: string, state: WindowState): vo
   void reply.header('X-RateLimit-Reset', String(state.resetEpochSeconds));
 }
 
+function queryCostHeaders(reply: FastifyReply, state: WindowState): void {
+  void reply.header('X-QueryLimit-Limit', String(state.limit));
+  void reply.header('X-QueryLimit-Remaining', String(state.remaining));
+  void reply.header('X-QueryLimit-Reset', String(state.resetEpochSeconds));
+}
+
 function quotaHeaders(reply: FastifyReply, state: WindowState): void {
   void reply.header('X-IngestLimit-Limit', String(state.limit));
   void reply.header('X-IngestLimit-Remaining', String(state.remaining));
@@ -201,7 +255,7 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
     const route = classifyRoute(request.method, request.url);
     const path = request.url.split('?', 1)[0];
     const subject = subjectOf(request.headers.authorization, request.url, request.ip);
-    const held: Held = { route, reservedBytes: 0, counted: false };
+    const held: Held = { route, reservedBytes: 0, counted: false, costKey: null, runningSince: 0n };
     (request as unknown as { [HELD]: Held })[HELD] = held;
 
     if (!PROBE_PATH.test(path)) {
@@ -256,17 +310,36 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
         onClose(reply.raw, () => admission.releaseIngest(length));
       }
       if (quota !== null) {
-        // Only an accepted body counts against the quota: a refused one stored nothing.
+        // Only an accepted body counts against the quota: a refused one stored nothing. What it counts is
+        // the body after decompression when the route said so (T18 in the reliability reference).
         onClose(reply.raw, () => {
-          if (reply.raw.statusCode < 300) admission.chargeQuota(subject.key, held.reservedBytes);
+          if (reply.raw.statusCode < 300)
+            admission.chargeQuota(subject.key, ingestedBytesOf(request) ?? held.reservedBytes);
         });
       }
       return;
     }
 
     if (route === 'query') {
+      const cost = admission.peekQueryCost(subject.key);
+      if (cost !== null) {
+        if (!cost.allowed) {
+          queryCostHeaders(reply, cost);
+          admission.onRejected('query_cost');
+          return refuse(
+            request,
+            reply,
+            429,
+            'query limit exceeded',
+            'query_limit_exceeded',
+            cost.resetEpochSeconds - Date.now() / 1000,
+          );
+        }
+        held.costKey = subject.key;
+      }
       const outcome = await admission.acquireQuery((cancel) => onClose(reply.raw, cancel));
       if (typeof outcome === 'function') {
+        held.runningSince = process.hrtime.bigint();
         onClose(reply.raw, outcome);
         return;
       }
@@ -288,6 +361,18 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
         limits.retryAfterSeconds,
       );
     }
+  });
+
+  // The query's cost is known once its answer is ready: charged here, and the headers say what is left.
+  app.addHook('onSend', async (request, reply) => {
+    const held = (request as unknown as { [HELD]?: Held })[HELD];
+    if (held === undefined || held.costKey === null) return;
+    if (held.runningSince > 0n) {
+      admission.chargeQueryCost(held.costKey, queryCostGbMs(process.hrtime.bigint() - held.runningSince));
+      held.runningSince = 0n;
+    }
+    const state = admission.peekQueryCost(held.costKey);
+    if (state !== null) queryCostHeaders(reply, state);
   });
 
   app.addHook('preParsing', (request, reply, payload, done) => {
