@@ -7,6 +7,19 @@ import { levelAt, lngLatAt, point } from './geo-args';
 import { GEO_CELL_FUNCTIONS } from './geo-cells';
 import { geohashDecode, geohashEncode, geohashNeighbors, GEOHASH_MAX_LENGTH } from './geo-geohash';
 import { readLines, readPolygons } from './geo-geojson';
+import {
+  DENSIFY_TOLERANCE,
+  densifyChain,
+  distanceToPolygons,
+  lineIntersectsPolygons,
+  lineInterpolate,
+  lineLocate,
+  linesCentroid,
+  linesIntersect,
+  linesLength,
+  polygonsIntersect,
+  readLineShape,
+} from './geo-lines';
 import { polygonArea, polygonCentroid, polygonContains, polygonPerimeter } from './geo-polygon';
 import {
   angleBetween,
@@ -17,6 +30,7 @@ import {
   toVec,
   type LngLat,
 } from './geo-sphere';
+import type { ColumnKind } from '@quarry/contracts';
 import { num, str, type ScalarImpl } from './scalar-impl';
 
 /** Great-circle distance in meters. */
@@ -138,5 +152,118 @@ export const GEO_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = str(v, k);
     return s === null ? null : geohashNeighbors(s);
   },
+  // lines (geo-lines.ts)
+  geo_line_length: ([v]) => {
+    const shape = readLineShape(v);
+    return shape === null ? null : linesLength(shape.lines);
+  },
+  geo_line_centroid: ([v]) => {
+    const shape = readLineShape(v);
+    const c = shape === null ? null : linesCentroid(shape.lines);
+    return c === null ? null : point(c);
+  },
+  geo_line_interpolate_point: (args, kinds) => {
+    const line = singleLine(args[0]);
+    const fraction = num(args[1], kinds[1]);
+    if (line === null || fraction === null) return null;
+    const p = lineInterpolate(line, fraction);
+    return p === null ? null : point(p);
+  },
+  geo_line_locate_point: (args, kinds) => {
+    const line = singleLine(args[0]);
+    const p = lngLatAt(args, kinds, 1);
+    // use_spheroid: the fraction is measured on the sphere either way (docs/apl.md); null stays null.
+    if (line === null || p === null || (args.length > 3 && typeof args[3] !== 'boolean')) return null;
+    return lineLocate(line, p);
+  },
+  geo_line_densify: (args, kinds) => {
+    const shape = readLineShape(args[0]);
+    const options = densifyOptions(args, kinds);
+    if (shape === null || options === null) return null;
+    const lines: unknown[] = [];
+    for (const line of shape.lines) {
+      const d = densifyChain(line, options.tolerance, options.crossing);
+      if (d === null) return null;
+      lines.push(d.map((p) => [p[0], p[1]]));
+    }
+    return shape.multi
+      ? { type: 'MultiLineString', coordinates: lines }
+      : { type: 'LineString', coordinates: lines[0] };
+  },
+  geo_polygon_densify: (args, kinds) => {
+    const polygons = readPolygons(args[0]);
+    const options = densifyOptions(args, kinds);
+    if (polygons === null || options === null) return null;
+    const out: unknown[] = [];
+    for (const polygon of polygons) {
+      const rings: unknown[] = [];
+      for (const ring of [polygon.shell, ...polygon.holes]) {
+        const d = densifyChain([...ring, ring[0]], options.tolerance, options.crossing);
+        if (d === null) return null;
+        rings.push(d.map((p) => [p[0], p[1]]));
+      }
+      out.push(rings);
+    }
+    return isMultiPolygon(args[0])
+      ? { type: 'MultiPolygon', coordinates: out }
+      : { type: 'Polygon', coordinates: out[0] };
+  },
+  geo_distance_point_to_polygon: (args, kinds) => {
+    const p = lngLatAt(args, kinds, 0);
+    const polygons = readPolygons(args[2]);
+    return p === null || polygons === null ? null : distanceToPolygons(polygons, p);
+  },
+  geo_intersects_2lines: ([a, b]) => {
+    const l1 = readLineShape(a);
+    const l2 = readLineShape(b);
+    return l1 === null || l2 === null ? null : linesIntersect(l1.lines, l2.lines);
+  },
+  geo_intersects_line_with_polygon: ([a, b]) => {
+    const line = readLineShape(a);
+    const polygons = readPolygons(b);
+    return line === null || polygons === null ? null : lineIntersectsPolygons(line.lines, polygons);
+  },
+  geo_intersects_2polygons: ([a, b]) => {
+    const p1 = readPolygons(a);
+    const p2 = readPolygons(b);
+    return p1 === null || p2 === null ? null : polygonsIntersect(p1, p2);
+  },
   ...GEO_CELL_FUNCTIONS,
 };
+
+/** The one line of a LineString (or of a MultiLineString holding one line): the interpolate/locate input. */
+function singleLine(v: unknown): LngLat[] | null {
+  const shape = readLineShape(v);
+  return shape === null || shape.lines.length !== 1 ? null : shape.lines[0];
+}
+
+/** `tolerance` (meters, default 10, valid 0.1–10000) and `preserve_crossing` (default false), else null. */
+function densifyOptions(
+  args: unknown[],
+  kinds: ColumnKind[],
+): { tolerance: number; crossing: boolean } | null {
+  let tolerance = DENSIFY_TOLERANCE.fallback;
+  if (args.length > 1) {
+    const t = num(args[1], kinds[1]);
+    if (t === null || !(t >= DENSIFY_TOLERANCE.min && t <= DENSIFY_TOLERANCE.max)) return null;
+    tolerance = t;
+  }
+  let crossing = false;
+  if (args.length > 2) {
+    if (typeof args[2] !== 'boolean') return null;
+    crossing = args[2];
+  }
+  return { tolerance, crossing };
+}
+
+function isMultiPolygon(v: unknown): boolean {
+  let shape = v;
+  if (typeof shape === 'string') {
+    try {
+      shape = JSON.parse(shape);
+    } catch {
+      return false;
+    }
+  }
+  return (shape as { type?: unknown } | null)?.type === 'MultiPolygon';
+}

@@ -10,6 +10,7 @@ import {
   DATETIME_PART_FUNCTIONS,
   PERIOD_BOUNDARY_FUNCTIONS,
   REAL_MATH_FUNCTIONS,
+  UNIT_CONVERSION_FUNCTIONS,
   UNIXTIME_TO_DATETIME_FUNCTIONS,
 } from './function-families';
 
@@ -27,6 +28,10 @@ const DT = accepts('a datetime', 'datetime');
 const SPAN = accepts('a timespan', 'timespan');
 const NUM_SPAN = accepts('a number or timespan', 'long', 'real', 'timespan');
 const NUM_SPAN_DT = accepts('a number, timespan or datetime', 'long', 'real', 'timespan', 'datetime');
+/** An array: only `dynamic` passes (it always does, see check()). */
+const ARRAY = accepts('a dynamic array');
+/** A GeoJSON shape: a dynamic value, or its JSON text (geo_* read both). */
+const SHAPE = accepts('a GeoJSON dynamic value', 'string');
 /** Positions after the listed ones accept anything. */
 type Params = (Accepts | null)[];
 
@@ -71,11 +76,41 @@ const SCALAR: Record<string, Params> = {
   ipv6_is_match: [null, null, NUM],
   genai_get_content_by_index: [null, NUM],
   genai_get_role: [null, NUM],
+  // Kusto function extensions (docs/apl.md "Kusto function extensions")
+  format_datetime: [DT],
+  make_datetime: [NUM, NUM, NUM, NUM, NUM, NUM],
+  bin_at: [NUM_SPAN_DT, NUM_SPAN, NUM_SPAN_DT],
+  geo_distance_2points: [NUM, NUM, NUM, NUM, BOOL],
+  geo_distance_point_to_line: [NUM, NUM, SHAPE],
+  geo_distance_point_to_polygon: [NUM, NUM, SHAPE],
+  geo_point_in_circle: [NUM, NUM, NUM, NUM, NUM],
+  geo_point_in_polygon: [NUM, NUM, SHAPE],
+  geo_polygon_area: [SHAPE],
+  geo_polygon_perimeter: [SHAPE],
+  geo_polygon_centroid: [SHAPE],
+  geo_polygon_densify: [SHAPE, NUM, BOOL],
+  geo_line_length: [SHAPE],
+  geo_line_centroid: [SHAPE],
+  geo_line_densify: [SHAPE, NUM, BOOL],
+  geo_line_interpolate_point: [SHAPE, NUM],
+  geo_line_locate_point: [SHAPE, NUM, NUM, BOOL],
+  geo_intersects_2lines: [SHAPE, SHAPE],
+  geo_intersects_line_with_polygon: [SHAPE, SHAPE],
+  geo_intersects_2polygons: [SHAPE, SHAPE],
+  geo_point_to_geohash: [NUM, NUM, NUM],
+  geo_point_to_s2cell: [NUM, NUM, NUM],
+  geo_point_to_h3cell: [NUM, NUM, NUM],
+  geo_h3cell_parent: [null, NUM],
+  geo_h3cell_children: [null, NUM],
+  geo_h3cell_rings: [null, NUM],
+  geo_azimuth: [NUM, NUM, NUM, NUM],
+  geo_angle: [NUM, NUM, NUM, NUM, NUM, NUM],
 };
 for (const n of [...REAL_MATH_FUNCTIONS, 'cot']) SCALAR[n] = [NUM];
 for (const n of PERIOD_BOUNDARY_FUNCTIONS) SCALAR[n] = [DT, NUM];
 for (const n of DATETIME_PART_FUNCTIONS) SCALAR[n] = [DT];
 for (const n of UNIXTIME_TO_DATETIME_FUNCTIONS) SCALAR[n] = [NUM];
+for (const n of UNIT_CONVERSION_FUNCTIONS) SCALAR[n] = [NUM];
 
 const AGGREGATE: Record<string, Params> = {
   countif: [BOOL],
@@ -135,6 +170,7 @@ function check(
 /** The first argument of a scalar function call whose static type the function cannot take. */
 export function scalarArgumentError(fn: string, types: readonly AplType[]): ArgumentTypeError | null {
   if (fn === 'case') return check(types, (i) => caseParam(i, types.length));
+  if (fn === 'zip') return check(types, () => ARRAY);
   const params = SCALAR[fn];
   if (params === undefined) return null;
   const bad = check(types, (i) => params[i] ?? null);
@@ -144,6 +180,21 @@ export function scalarArgumentError(fn: string, types: readonly AplType[]): Argu
     if (types[1] !== 'timespan' && types[1] !== 'dynamic')
       return { index: 1, expected: 'a timespan', got: types[1] };
   }
+  if (fn === 'bin_at') return binAtError(types);
+  return null;
+}
+
+/**
+ * `bin_at(value, size, fixed_point)`: a datetime or timespan value needs a timespan size, and the fixed
+ * point is of the value's own type (Kusto's page); otherwise every row would be null.
+ */
+function binAtError(types: readonly AplType[]): ArgumentTypeError | null {
+  const [value, size, fixed] = types;
+  if (value !== 'datetime' && value !== 'timespan') return null;
+  if (size !== undefined && size !== 'timespan' && size !== 'dynamic')
+    return { index: 1, expected: 'a timespan', got: size };
+  if (fixed !== undefined && fixed !== value && fixed !== 'dynamic')
+    return { index: 2, expected: value === 'datetime' ? 'a datetime' : 'a timespan', got: fixed };
   return null;
 }
 

@@ -326,6 +326,16 @@ def('geo_h3cell_to_polygon', 1, 1, fixed('dynamic'));
 def('geo_h3cell_children', 1, 2, fixed('dynamic'));
 def('geo_h3cell_neighbors', 1, 1, fixed('dynamic'));
 def('geo_h3cell_rings', 2, 2, fixed('dynamic'));
+def('geo_line_length', 1, 1, fixed('real'));
+def('geo_line_centroid', 1, 1, fixed('dynamic'));
+def('geo_line_densify', 1, 3, fixed('dynamic'));
+def('geo_polygon_densify', 1, 3, fixed('dynamic'));
+def('geo_line_interpolate_point', 2, 2, fixed('dynamic'));
+def('geo_line_locate_point', 3, 4, fixed('real'));
+def('geo_distance_point_to_polygon', 3, 3, fixed('real'));
+def('geo_intersects_2lines', 2, 2, fixed('bool'));
+def('geo_intersects_line_with_polygon', 2, 2, fixed('bool'));
+def('geo_intersects_2polygons', 2, 2, fixed('bool'));
 // internal: operator helpers (`extend-valid`, `redact`)
 def('is_valid_value', 1, 1, fixed('bool'));
 def('redact_text', 3, MANY, sameAsFirst);

@@ -1,0 +1,5 @@
+// expect: a two-point line -> Point [-73.965567057230942, 40.782453249627416]; a five-point line's centroid longitude -> -73.9660675626837 (compared to 9 decimals); a one-point line -> null (source: https://learn.microsoft.com/kusto/query/geo-line-centroid-function, the page's examples)
+let line = dynamic({"type":"LineString","coordinates":[[-73.95796, 40.80042], [-73.97317, 40.764486]]});
+let line5 = dynamic({"type":"LineString","coordinates":[[-73.95807266235352,40.800426144169315],[-73.94966125488281,40.79691751000055],[-73.97317886352539,40.764486356930334],[-73.98210525512695,40.76786669510221],[-73.96004676818848,40.7980870753293]]});
+print centroid = geo_line_centroid(line), c5 = geo_line_centroid(line5)
+| project type = tostring(centroid.type), lng = round(todouble(centroid.coordinates[0]), 9), lat = round(todouble(centroid.coordinates[1]), 9), lng5 = round(todouble(c5.coordinates[0]), 9), is_bad_line = isnull(geo_line_centroid(dynamic({"type":"LineString","coordinates":[[1, 1]]})))

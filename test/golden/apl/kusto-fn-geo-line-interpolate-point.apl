@@ -1,0 +1,5 @@
+// expect: 25% along a two-point line -> Point [-73.961764043218281, 40.791436687257232]; 90% along a five-point line -> longitude -73.96556545832799 (compared to 9 decimals); a one-point line -> null (source: https://learn.microsoft.com/kusto/query/geo-line-interpolate-point-function, the page's examples)
+let line = dynamic({"type":"LineString","coordinates":[[-73.95796, 40.80042], [-73.97317, 40.764486]]});
+let line5 = dynamic({"type":"LineString","coordinates":[[-73.95807266235352,40.800426144169315],[-73.94966125488281,40.79691751000055],[-73.97317886352539,40.764486356930334],[-73.98210525512695,40.76786669510221],[-73.96004676818848,40.7980870753293]]});
+print point = geo_line_interpolate_point(line, 0.25), p9 = geo_line_interpolate_point(line5, 0.9)
+| project type = tostring(point.type), lng = round(todouble(point.coordinates[0]), 9), lat = round(todouble(point.coordinates[1]), 9), lng9 = round(todouble(p9.coordinates[0]), 9), is_bad_line = isnull(geo_line_interpolate_point(dynamic({"type":"LineString","coordinates":[[1, 1]]}), 0.5))

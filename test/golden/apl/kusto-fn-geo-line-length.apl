@@ -1,0 +1,4 @@
+// expect: a three-point line -> 4922.48016992081 m, a two-line MultiLineString -> 8262.24339753741 m (both compared to 6 decimals); a one-point line -> null (source: https://learn.microsoft.com/kusto/query/geo-line-length-function, the page's examples)
+let line = dynamic({"type":"LineString","coordinates":[[-73.95807266235352,40.800426144169315],[-73.94966125488281,40.79691751000055],[-73.97317886352539,40.764486356930334]]});
+let multiline = dynamic({"type":"MultiLineString","coordinates":[[[-73.95798683166502,40.800556090021466],[-73.98193359375,40.76819171855746]],[[-73.94940376281738,40.79691751000055],[-73.97317886352539,40.76435634049001]]]});
+print length = round(geo_line_length(line), 6), multiline_length = round(geo_line_length(multiline), 6), is_bad_line = isnull(geo_line_length(dynamic({"type":"LineString","coordinates":[[1, 1]]})))

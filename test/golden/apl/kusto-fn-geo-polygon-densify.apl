@@ -1,0 +1,5 @@
+// expect: Central Park (short edges) -> unchanged, the exact text of the input; a 1-degree square -> its two parallels split in four, its meridians kept: {"type":"Polygon","coordinates":[[[10,10],[10.25,10],[10.5,10],[10.75,10],[11,10],[11,11],[10.75,11],[10.5,11],[10.25,11],[10,11],[10,10]]]}; latitude 900 -> null; tolerance 0 -> null (source: https://learn.microsoft.com/kusto/query/geo-polygon-densify-function, the page's examples)
+print densified_polygon = tostring(geo_polygon_densify(dynamic({"type":"Polygon","coordinates":[[[-73.958244,40.800719],[-73.949146,40.79695],[-73.973093,40.764226],[-73.982062,40.768159],[-73.958244,40.800719]]]}))),
+  square = tostring(geo_polygon_densify(dynamic({"type":"Polygon","coordinates":[[[10,10],[11,10],[11,11],[10,11],[10,10]]]}))),
+  bad_coordinate = geo_polygon_densify(dynamic({"type":"Polygon","coordinates":[[[10,900],[11,10],[11,11],[10,11],[10,10]]]})),
+  bad_tolerance = geo_polygon_densify(dynamic({"type":"Polygon","coordinates":[[[10,10],[11,10],[11,11],[10,11],[10,10]]]}), 0)
