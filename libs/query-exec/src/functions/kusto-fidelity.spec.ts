@@ -12,6 +12,7 @@ import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
 import { MORE_RARE_FUNCTIONS } from './more-rare-functions';
 import { RARE_FUNCTIONS } from './rare-functions';
 import type { ScalarImpl } from './scalar-impl';
+import { SERIES_FUNCTIONS } from './series-functions';
 
 const IMPLS: Record<string, ScalarImpl> = {
   ...DYNAMIC_FUNCTIONS,
@@ -192,5 +193,32 @@ describe('Kusto datetime texts', () => {
     expect(parseKustoDatetime('02/30/2024')).toBeNull();
     expect(parseKustoDatetime('31 Apr 2024 10:00')).toBeNull();
     expect(parseKustoDatetime('2024-4-31')).toBeNull();
+  });
+});
+
+describe('series_stats_dynamic ignore_nonfinite (Kusto: false gives null stats when a non-finite value is present)', () => {
+  const stats = (a: unknown, ...flag: unknown[]) =>
+    SERIES_FUNCTIONS.series_stats_dynamic([a, ...flag], ['dynamic', 'bool']) as Record<string, unknown>;
+
+  it('false: any non-finite element nulls every statistic but len; finite series are unaffected', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 20 }),
+        fc.nat(),
+        fc.constantFrom(null, 'x', true),
+        (xs, at, bad) => {
+          expect(stats(xs, false)).toEqual(stats(xs));
+          const withBad = [...xs];
+          withBad.splice(at % (xs.length + 1), 0, bad as never);
+          const strict = stats(withBad, false);
+          expect(strict.len).toBe(withBad.length);
+          for (const key of ['min', 'min_idx', 'max', 'max_idx', 'avg', 'stdev', 'variance', 'sum'])
+            expect(strict[key]).toBeNull();
+          // true and the omitted flag skip it: the statistics of the finite elements
+          expect(stats(withBad, true).sum).toBe(xs.reduce((a, b) => a + b, 0));
+          expect(stats(withBad).max).toBe(Math.max(...xs));
+        },
+      ),
+    );
   });
 });

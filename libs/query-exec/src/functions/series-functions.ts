@@ -112,6 +112,22 @@ export function seriesStats(a: unknown): Record<string, number | null> | null {
   };
 }
 
+/**
+ * `series_stats_dynamic(x, ignore_nonfinite)`: with the flag `false`, a series holding a non-finite element
+ * (null, NaN, ±inf or a non-number) has null statistics (Kusto's page); `len` stays the array's length.
+ * Without the flag non-finite elements are skipped, as Quarry always did (docs/apl.md, "Kusto fidelity
+ * decisions (round 2)": the multi-column `series_stats(x)` cannot pass the flag yet).
+ */
+function seriesStatsFlagged(a: unknown, ignoreNonfinite: unknown): Record<string, number | null> | null {
+  const stats = seriesStats(a);
+  if (stats === null || ignoreNonfinite !== false) return stats;
+  const allFinite = (a as unknown[]).every((x) => typeof x === 'number' && Number.isFinite(x));
+  if (allFinite) return stats;
+  const nulls: Record<string, number | null> = {};
+  for (const key of Object.keys(stats)) nulls[key] = key === 'len' ? stats.len : null;
+  return nulls;
+}
+
 function fillForward(s: Series): Series {
   const out = [...s];
   for (let i = 1; i < out.length; i++) if (out[i] === null) out[i] = out[i - 1];
@@ -257,8 +273,8 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
     }
     return sxx === 0 || syy === 0 ? null : sxy / Math.sqrt(sxx * syy);
   },
-  series_stats_dynamic: ([a]) => seriesStats(a),
-  series_stats: ([a]) => seriesStats(a),
+  series_stats_dynamic: ([a, ignoreNonfinite]) => seriesStatsFlagged(a, ignoreNonfinite),
+  series_stats: ([a, ignoreNonfinite]) => seriesStatsFlagged(a, ignoreNonfinite),
   series_fill_const: ([a, v, missing]) => {
     const s = withMissing(a, missing);
     return s === null ? null : s.map((x) => (x === null ? (v ?? null) : x));

@@ -76,6 +76,7 @@ const SCALAR: Record<string, Params> = {
   ipv6_is_match: [null, null, NUM],
   genai_get_content_by_index: [null, NUM],
   genai_get_role: [null, NUM],
+  series_stats_dynamic: [null, BOOL],
   // Kusto function extensions (docs/apl.md "Kusto function extensions")
   format_datetime: [DT],
   make_datetime: [NUM, NUM, NUM, NUM, NUM, NUM],
