@@ -68,6 +68,15 @@ describe('parser: Kusto language extensions', () => {
       },
     });
     expect(inv.operators.map((o) => o.kind)).toEqual(['count']);
+    // After a leading search, the searched union (with its search step) is the invoked table.
+    const searched = parseApl('let f = (T: (*)) { T | count }; search "x" | invoke f() | take 1').body;
+    expect(searched.source).toMatchObject({
+      kind: 'subquery',
+      invoke: {
+        args: [{ op: 'table', subquery: { source: { kind: 'union' }, operators: [{ kind: 'search' }] } }],
+      },
+    });
+    expect(searched.operators.map((o) => o.kind)).toEqual(['take']);
     const named = parseApl('let f = (a: long, b: long = 2) { a + b }; print f(b = 1, a = 2)').body.source;
     expect(named).toMatchObject({ kind: 'print', items: [{ expr: { kind: 'call', argNames: ['b', 'a'] } }] });
     expect(errorCode('let f = (a: long) { a }; print f(z = 1)')).toBe('apl_invalid_argument');

@@ -33,23 +33,7 @@ export const TIMESPAN_UNITS: Record<string, number> = {
 
 /**
  * Kusto's text of a timespan, `[-][d.]hh:mm:ss[.fffffff]`: how a timespan literal is held inside a
- * `dynamic(...)` literal (Kusto serializes values JSON lacks as strings). The executor's
- * `formatTimespan` (libs/query-exec/src/columns.ts) writes the same text for `pack_array(1d)`.
+ * `dynamic(...)` literal (Kusto serializes values JSON lacks as strings). The same text the executor
+ * writes for `pack_array(1d)`: both use `formatTimespan` of `@quarry/common`.
  */
-export function timespanText(ms: number): string {
-  const neg = ms < 0;
-  let rest = Math.abs(ms);
-  const days = Math.floor(rest / 86_400_000);
-  rest -= days * 86_400_000;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const s = Math.floor(rest / 1000);
-  rest -= s * 1000;
-  const ticks = Math.round(rest * 10_000);
-  const pad = (x: number, w = 2) => String(x).padStart(w, '0');
-  let text = `${neg ? '-' : ''}${days ? days + '.' : ''}${pad(h)}:${pad(m)}:${pad(s)}`;
-  if (ticks) text += '.' + pad(ticks, 7);
-  return text;
-}
+export { formatTimespan as timespanText } from '@quarry/common';

@@ -1,6 +1,9 @@
 /** Small column helpers used by the evaluator and operators. */
 import { columnFromValues, valueAt, type Column, type ColumnKind } from '@quarry/contracts';
-import { formatRfc3339 } from '@quarry/common';
+import { formatRfc3339, formatTimespan } from '@quarry/common';
+
+/** Kusto-style timespan text `[-][d.]hh:mm:ss[.fffffff]` (one implementation, in `@quarry/common`). */
+export { formatTimespan };
 
 export function nullColumn(kind: ColumnKind, n: number): Column {
   switch (kind) {
@@ -56,25 +59,6 @@ export function valueToString(v: unknown, kind: ColumnKind): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
-}
-
-/** Kusto-style timespan text: `[-][d.]hh:mm:ss[.fffffff]`. */
-export function formatTimespan(ms: number): string {
-  const neg = ms < 0;
-  let rest = Math.abs(ms);
-  const days = Math.floor(rest / 86_400_000);
-  rest -= days * 86_400_000;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const s = Math.floor(rest / 1000);
-  rest -= s * 1000;
-  const ticks = Math.round(rest * 10_000);
-  const pad = (x: number, w = 2) => String(x).padStart(w, '0');
-  let text = `${neg ? '-' : ''}${days ? days + '.' : ''}${pad(h)}:${pad(m)}:${pad(s)}`;
-  if (ticks) text += '.' + pad(ticks, 7);
-  return text;
 }
 
 /** The kind of a JS value found in a dynamic column. */

@@ -227,8 +227,14 @@ export class QueryParser extends OperatorParser {
   protected parseTabularInner(): TabularExpr {
     const start = this.peek().start;
     if (this.startsLeadingSearch()) return this.parseLeadingSearch();
-    let source = this.parseSource();
-    let operators: Operator[] = [];
+    return this.parsePipeline(start, this.parseSource(), []);
+  }
+
+  /**
+   * The `| operator` steps after a source (and after a leading `search`'s own step). `| invoke f(…)`
+   * folds the pipeline so far into the call's tabular argument, so `search … | invoke f()` works too.
+   */
+  protected parsePipeline(start: number, source: TabularSource, operators: Operator[]): TabularExpr {
     while (this.acceptPunct('|')) {
       if (this.isIdent('invoke') && this.peek(1).kind === 'ident') {
         source = this.parseInvoke({ source, operators, span: this.spanFrom(start) });
@@ -396,8 +402,7 @@ export class QueryParser extends OperatorParser {
       span: this.spanFrom(start),
     };
     const operators: Operator[] = [{ kind: 'search', caseSensitive, predicate, span: this.spanFrom(start) }];
-    while (this.acceptPunct('|')) operators.push(this.parseOperator());
-    return { source, operators, span: this.spanFrom(start) };
+    return this.parsePipeline(start, source, operators);
   }
 
   /**

@@ -157,7 +157,7 @@ export abstract class FunctionBinder extends BinderBase {
     );
   }
 
-  /** A tabular argument: planned, and checked for the columns its parameter declares. */
+  /** A tabular argument: planned, checked for the columns its parameter declares, narrowed to them. */
   private tableArgument(definition: FunctionDefinition, p: FunctionParam, given: Expr): PlanNode {
     const table = given.kind === 'in' && given.op === 'table' ? given.subquery : undefined;
     if (!table) {
@@ -169,6 +169,7 @@ export abstract class FunctionBinder extends BinderBase {
       );
     }
     const plan = this.buildTabular(table);
+    const declared: Field[] = [];
     for (const c of p.table!.columns) {
       const have = plan.schema.find((f) => f.name === c.name);
       if (!have) {
@@ -197,8 +198,11 @@ export abstract class FunctionBinder extends BinderBase {
           given.span,
         );
       }
+      declared.push(have);
     }
-    return plan;
+    // `T: (x: long)`: the body sees the declared columns only (Kusto: the others "can't be referenced"),
+    // so the argument is narrowed to them; `T: (*)` keeps every column.
+    return p.table!.wildcard ? plan : this.projectFields(plan, declared);
   }
 
   /** `f(args)` of a scalar user-defined function: its body bound with the parameters set (no columns). */

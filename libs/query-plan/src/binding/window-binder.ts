@@ -2,7 +2,7 @@
  * Window functions and `serialize`: each window call becomes a hidden column of a window extend over a
  * serialized input; the expression that used it reads the column, which is dropped afterwards.
  */
-import { aplError, type Expr, type Operator } from '@quarry/apl';
+import { aplError, type Expr, type FunctionDefinition, type Operator } from '@quarry/apl';
 import { call, type PExpr } from '../expr';
 import { type NamedExpr, type PlanNode, isSerialized } from '../nodes/plan-node';
 import { mapChildren } from '../map-children';
@@ -24,43 +24,80 @@ export abstract class WindowBinder extends AggregateBinder {
    * Expands calls of scalar user-defined functions whose bodies call window functions
    * (`let g = (a: long) { row_cumsum(a) }; … | extend c = g(x)`) into the calling expression, each
    * parameter replaced by its argument expression, so their window calls are lifted like any other
-   * (Kusto inlines functions). Bodies with `let` statements and calls with named arguments are left
-   * as calls (their window calls stay refused).
+   * (Kusto inlines functions). Arguments may be named (`g(a = x)`); a body's own scalar `let`s and
+   * functions are substituted the same way. A body with a tabular `let` is left as a call (its window
+   * calls stay refused).
    */
   protected inlineWindowFunctions(op: Operator): Operator {
     if (this.functions.size === 0) return op;
+    const top: InlineScope = { names: new Map(), functions: new Map() };
     switch (op.kind) {
       case 'extend':
       case 'project':
       case 'serialize':
-        return { ...op, items: op.items.map((i) => ({ ...i, expr: this.inlineWindowCalls(i.expr, 0) })) };
+        return {
+          ...op,
+          items: op.items.map((i) => ({ ...i, expr: this.inlineWindowCalls(i.expr, top, 0) })),
+        };
       case 'where':
-        return { ...op, predicate: this.inlineWindowCalls(op.predicate, 0) };
+        return { ...op, predicate: this.inlineWindowCalls(op.predicate, top, 0) };
       default:
         return op;
     }
   }
 
-  private inlineWindowCalls(e: Expr, depth: number): Expr {
+  /**
+   * `e` with the names of `scope` replaced (by expressions in the caller's terms) and calls expanded:
+   * a function local to an expanded body always (the binder cannot see it), a function of the query
+   * only when its expansion calls a window function.
+   */
+  private inlineWindowCalls(e: Expr, scope: InlineScope, depth: number): Expr {
     const walk = (x: Expr): Expr => {
+      if (x.kind === 'name' && scope.names.has(x.name)) return scope.names.get(x.name)!;
       const rebuilt = mapChildren(x, walk);
       if (rebuilt.kind !== 'call' || depth > MAX_INLINE_DEPTH) return rebuilt;
-      const fn = this.functions.get(rebuilt.name);
-      if (!fn || fn.result.kind !== 'scalar' || fn.statements.length > 0 || rebuilt.argNames) return rebuilt;
-      if (rebuilt.args.length > fn.params.length) return rebuilt;
-      const body = this.inlineWindowCalls(fn.result.expr, depth + 1);
-      if (!containsWindow(body)) return rebuilt;
-      const args = new Map<string, Expr>();
-      for (const [i, p] of fn.params.entries()) {
-        const given = rebuilt.args[i] ?? p.defaultValue;
-        if (!given || p.table) return rebuilt;
-        args.set(p.name, given);
-      }
-      const substitute = (y: Expr): Expr =>
-        y.kind === 'name' && args.has(y.name) ? args.get(y.name)! : mapChildren(y, substitute);
-      return substitute(body);
+      const local = scope.functions.get(rebuilt.name);
+      const global = local ? undefined : this.functions.get(rebuilt.name);
+      const target = local ?? (global ? { definition: global, closure: EMPTY_SCOPE } : undefined);
+      if (!target) return rebuilt;
+      const body = this.expandCall(rebuilt, target, depth);
+      if (!body || (!local && !containsWindow(body))) return rebuilt;
+      return body;
     };
     return walk(e);
+  }
+
+  /** The body of a scalar function call in the caller's terms, or undefined where it cannot be. */
+  private expandCall(c: CallExpr, target: LocalFunction, depth: number): Expr | undefined {
+    const fn = target.definition;
+    if (fn.result.kind !== 'scalar' || c.args.length > fn.params.length) return undefined;
+    const given = new Map<string, Expr>();
+    for (const [i, a] of c.args.entries()) {
+      const name = c.argNames?.[i] ?? fn.params[i].name;
+      if (given.has(name) || !fn.params.some((p) => p.name === name)) return undefined;
+      given.set(name, a);
+    }
+    const scope: InlineScope = {
+      names: new Map(target.closure.names),
+      functions: new Map(target.closure.functions),
+    };
+    for (const p of fn.params) {
+      const value = given.get(p.name) ?? p.defaultValue;
+      if (!value || p.table) return undefined;
+      scope.names.set(p.name, value);
+      scope.functions.delete(p.name);
+    }
+    for (const st of fn.statements) {
+      if (st.kind === 'let-scalar') {
+        scope.names.set(st.name, this.inlineWindowCalls(st.expr, scope, depth + 1));
+        scope.functions.delete(st.name);
+      } else if (st.kind === 'let-function') {
+        const closure = { names: new Map(scope.names), functions: new Map(scope.functions) };
+        scope.functions.set(st.definition.name, { definition: st.definition, closure });
+        scope.names.delete(st.definition.name);
+      } else return undefined;
+    }
+    return this.inlineWindowCalls(fn.result.expr, scope, depth + 1);
   }
 
   /**
@@ -195,3 +232,17 @@ export abstract class WindowBinder extends AggregateBinder {
     );
   }
 }
+
+/** Names bound while expanding a function body: parameters and scalar lets (as expressions), functions. */
+interface InlineScope {
+  names: Map<string, Expr>;
+  functions: Map<string, LocalFunction>;
+}
+
+/** A function defined inside a body, with the names it sees where it is defined. */
+interface LocalFunction {
+  definition: FunctionDefinition;
+  closure: InlineScope;
+}
+
+const EMPTY_SCOPE: InlineScope = { names: new Map(), functions: new Map() };
