@@ -12,7 +12,8 @@
 // Options: --minutes N (default 2), --cycles N (end after N kill/restart cycles, if that comes first),
 // --clients N ingest clients (default 4), --kill-every S seconds of uptime between kills (default 5, so
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
-// request (default 100), --json FILE
+// request (default 100), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
+// docs/reliability.md, "Memory"), --json FILE
 // (the report as JSON), --data-dir DIR (default a fresh temp dir, removed at the end unless --keep).
 // Exit code 0 when every invariant held, 1 otherwise.
 import { spawn } from 'node:child_process';
@@ -39,6 +40,7 @@ function parseArgs(argv) {
     json: null,
     dataDir: null,
     keep: false,
+    maxSlope: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -55,8 +57,11 @@ function parseArgs(argv) {
     else if (arg === '--json') opts.json = next();
     else if (arg === '--data-dir') opts.dataDir = next();
     else if (arg === '--keep') opts.keep = true;
+    else if (arg === '--max-slope') opts.maxSlope = Number(next());
     else throw new Error(`unknown option ${arg}`);
   }
+  if (opts.maxSlope !== null && !Number.isFinite(opts.maxSlope))
+    throw new Error('--max-slope must be a number');
   for (const k of ['minutes', 'cycles', 'clients', 'killEvery', 'batch']) {
     if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
   }
@@ -106,6 +111,31 @@ function slope(points) {
     den += (x - mx) * (x - mx);
   }
   return den === 0 ? 0 : num / den;
+}
+
+/**
+ * The /metrics memory samples summed up: per quantity its first and last warm value and its slope
+ * (MiB/min) after warm-up. With kills, only the last process life's samples (each life starts empty).
+ */
+function memoryReport(samples, warmupS, killing) {
+  let warm = samples.filter((s) => s.t >= warmupS);
+  if (killing && warm.length > 0) {
+    const last = warm[warm.length - 1].life;
+    warm = warm.filter((s) => s.life === last);
+  }
+  const out = { samples: warm.length };
+  const counts = ['tailRows', 'blocks', 'mergedBlocks'];
+  for (const key of ['rss', 'heapUsed', 'heapTotal', 'external', 'columnCache', ...counts]) {
+    const xs = warm.filter((s) => Number.isFinite(s[key]));
+    if (xs.length === 0) continue;
+    const scale = counts.includes(key) ? 1 : MiB;
+    out[key] = {
+      first: +(xs[0][key] / scale).toFixed(1),
+      last: +(xs[xs.length - 1][key] / scale).toFixed(1),
+      slopePerMinute: +((slope(xs.map((s) => [s.t, s[key]])) * 60) / scale).toFixed(2),
+    };
+  }
+  return out;
 }
 
 /** The standalone server as a child process on a fixed port and data directory, killed and restarted. */
@@ -354,6 +384,38 @@ async function main() {
       });
   }, 1000);
 
+  // The server's own view of its memory every 5 s (/metrics): where RSS growth lives — the main
+  // isolate's heap, external memory (Buffers, ArrayBuffers), or neither (query worker heaps, the
+  // allocator, PGlite's WebAssembly memory) — next to the caches and the uncompacted tail.
+  const memory = [];
+  const memoryNames = {
+    rss: 'quarry_process_process_resident_memory_bytes',
+    heapUsed: 'quarry_process_nodejs_heap_size_used_bytes',
+    heapTotal: 'quarry_process_nodejs_heap_size_total_bytes',
+    external: 'quarry_process_nodejs_external_memory_bytes',
+    columnCache: 'quarry_column_cache_bytes',
+    tailRows: 'quarry_tail_rows',
+    blocks: 'quarry_blocks',
+    mergedBlocks: 'quarry_merged_blocks',
+  };
+  const memorySampler = setInterval(async () => {
+    if (server.startedAt === 0) return;
+    const life = server.lives;
+    try {
+      const res = await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(4000) });
+      if (res.status !== 200) return;
+      const text = await res.text();
+      const sample = { t: (Date.now() - t0) / 1000, life };
+      for (const [key, name] of Object.entries(memoryNames)) {
+        const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+        if (m) sample[key] = Number(m[1]);
+      }
+      memory.push(sample);
+    } catch {
+      // down or busy: skip this sample
+    }
+  }, 5000);
+
   const restarts = { attempted: 0, cameBack: 0, failures: [], startMs: [] };
   const killer = async () => {
     if (opts.killEvery <= 0) return;
@@ -395,6 +457,7 @@ async function main() {
   clearTimeout(timer);
   stop = true;
   clearInterval(sampler);
+  clearInterval(memorySampler);
   const crashed = outcome
     .filter((o) => o.status === 'rejected')
     .map((o) => String(o.reason?.message ?? o.reason));
@@ -445,13 +508,22 @@ async function main() {
     if (!lives.has(s.life)) lives.set(s.life, []);
     lives.get(s.life).push(s);
   }
+  // Without kills: the floor of each 30 s (its lowest sample). RSS saws up and down by hundreds of MiB
+  // with garbage collection; the floors are what survives it, so their slope is growth, not GC timing.
+  const floors = new Map();
+  for (const s of rss) {
+    if (s.t < warmupS) continue;
+    const bucket = Math.floor((s.t - warmupS) / 30);
+    const floor = floors.get(bucket);
+    if (floor === undefined || s.bytes < floor.bytes) floors.set(bucket, { t: s.t, bytes: s.bytes });
+  }
   const warm =
     opts.killEvery > 0
       ? [...lives.values()].map((xs) => {
           const bytes = xs.map((x) => x.bytes).sort((a, b) => a - b);
           return { t: xs[xs.length - 1].t, bytes: bytes[Math.floor(bytes.length / 2)] };
         })
-      : rss.filter((s) => s.t >= warmupS);
+      : [...floors.values()];
   const slopeBytesPerS = slope(warm.map((s) => [s.t, s.bytes]));
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
   const lat = Object.fromEntries(
@@ -494,15 +566,19 @@ async function main() {
       warmSamples: warm.length,
       slopeMiBPerMinute: +((slopeBytesPerS * 60) / MiB).toFixed(2),
     },
+    memory: memoryReport(memory, warmupS, opts.killEvery > 0),
     clientCrashes: crashed,
   };
+  report.rss.maxSlopeMiBPerMinute = opts.maxSlope;
+  report.rss.flat = opts.maxSlope === null || report.rss.slopeMiBPerMinute < opts.maxSlope;
   report.ok =
     lost === 0 &&
     duplicated === 0 &&
     partial === 0 &&
     report.http500 === 0 &&
     restarts.failures.length === 0 &&
-    crashed.length === 0;
+    crashed.length === 0 &&
+    report.rss.flat;
 
   await server.kill('SIGTERM');
   if (!opts.keep && opts.dataDir === null) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -516,7 +592,11 @@ async function main() {
     `  latency ms: ${Object.entries(lat)
       .map(([k, v]) => `${k} p50 ${v.p50} p99 ${v.p99} (n=${v.count})`)
       .join('; ')}`,
-    `  rss: peak ${report.rss.peakMiB} MiB, per-minute max ${report.rss.maxByMinuteMiB.join(' ')} MiB, slope after warm-up ${report.rss.slopeMiBPerMinute} MiB/min`,
+    `  rss: peak ${report.rss.peakMiB} MiB, per-minute max ${report.rss.maxByMinuteMiB.join(' ')} MiB, slope after warm-up ${report.rss.slopeMiBPerMinute} MiB/min${opts.maxSlope === null ? '' : ` (limit ${opts.maxSlope}: ${report.rss.flat ? 'flat' : 'GROWING'})`}`,
+    `  memory after warm-up (/metrics, MiB; slope per minute): ${Object.entries(report.memory)
+      .filter(([k]) => k !== 'samples')
+      .map(([k, v]) => `${k} ${v.first} -> ${v.last} (${v.slopePerMinute}/min)`)
+      .join('; ')}`,
     `  ${report.ok ? 'OK' : 'FAILED'}${crashed.length ? ` (client errors: ${crashed.join('; ')})` : ''}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

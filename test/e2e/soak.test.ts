@@ -16,7 +16,7 @@ interface SoakReport {
   statuses: Record<string, number>;
   errorSamples: Record<string, string>;
   restarts: { attempted: number; cameBack: number; failures: string[] };
-  rss: { slopeMiBPerMinute: number; warmSamples: number };
+  rss: { slopeMiBPerMinute: number; warmSamples: number; flat: boolean };
   latencyMs: Record<string, { count: number }>;
   clientCrashes: string[];
   ok: boolean;
@@ -35,7 +35,7 @@ describe('soak', () => {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(
         process.execPath,
-        [SOAK, '--minutes', '2', '--json', out],
+        [SOAK, '--minutes', '2', '--max-slope', '64', '--json', out],
         { timeout: 330_000, maxBuffer: 16 * 1024 * 1024 },
         (err, so, se) =>
           err && !fs.existsSync(out) ? reject(new Error(`${err.message}\n${se}`)) : resolve(so),
@@ -61,6 +61,7 @@ describe('soak', () => {
     // data) would climb; noise between lives on a busy machine stays well below this.
     expect(report.rss.warmSamples).toBeGreaterThanOrEqual(2);
     expect(report.rss.slopeMiBPerMinute).toBeLessThan(64);
+    expect(report.rss.flat).toBe(true); // the soak's own verdict with --max-slope 64
     expect(report.ok).toBe(true);
   }, 360_000);
 });

@@ -8,6 +8,12 @@ describe('loadConfig', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('bounds the raw-file cache of all threads by one variable (32 MiB by default)', () => {
+    expect(loadConfig({}).fileCacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ QUARRY_FILE_CACHE_BYTES: '0' }).fileCacheBytes).toBe(0);
+    expect(() => loadConfig({ QUARRY_FILE_CACHE_BYTES: '-1' })).toThrow(/QUARRY_FILE_CACHE_BYTES/);
+  });
+
   it('lists every bad variable at once', () => {
     expect(() =>
       loadConfig({ PORT: 'eighty', QUARRY_ROLES: 'ingest,frobnicate', QUARRY_BOOTSTRAP_TOKEN: 'abc' }),

@@ -117,6 +117,11 @@ export const CONFIG_VARIABLES = {
     default: String(defaultColumnCacheBytes()),
     help: 'Memory for decoded block columns shared by queries (estimated bytes; default a quarter of RAM, 256 MiB to 4 GiB); 0 disables it.',
   },
+  QUARRY_FILE_CACHE_BYTES: {
+    schema: int(0, 64 * 1024 * MiB),
+    default: String(32 * MiB),
+    help: 'Memory for raw block files kept between queries (half for the main thread, half shared by the query workers when there are any); the OS page cache holds local files anyway. 0 disables it.',
+  },
   QUARRY_MERGE_INTERVAL_MS: {
     schema: int(100, 3_600_000),
     default: '30000',
@@ -471,6 +476,8 @@ export interface QuarryConfig {
   queryMaxGroups: number;
   queryMaxHeldRows: number;
   columnCacheBytes: number;
+  /** Raw block files cached for queries, all threads together (QUARRY_FILE_CACHE_BYTES). */
+  fileCacheBytes: number;
   mergeIntervalMs: number;
   workerThreads: number;
   blockSpanMs: number;
@@ -630,6 +637,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     queryMaxGroups: values.QUARRY_QUERY_MAX_GROUPS as number,
     queryMaxHeldRows: values.QUARRY_QUERY_MAX_HELD_ROWS as number,
     columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
+    fileCacheBytes: values.QUARRY_FILE_CACHE_BYTES as number,
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
     workerThreads: values.QUARRY_WORKER_THREADS as number,
     blockSpanMs: values.QUARRY_BLOCK_SPAN_MS as number,

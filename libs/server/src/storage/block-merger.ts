@@ -8,7 +8,7 @@ import type { AsyncMutex } from './async-mutex';
 import { BackgroundLoop } from './background-loop';
 import type { BlockIndex } from './block-index';
 import type { DatasetRegistry } from './dataset-registry';
-import { spanOf } from './block-builder';
+import { spanOf, type BuiltBlock } from './block-builder';
 import { DEFAULT_SPANS } from './compactor';
 import type { CpuPool } from '../workers/cpu-pool';
 import { mergedBlockObjectKey, writtenAtMs } from './object-keys';
@@ -57,6 +57,22 @@ export const DEFAULT_MERGE_POLICY: MergePolicy = {
   spanMs: DEFAULT_SPANS.spanMs,
 };
 
+/** Runs that gave nothing to merge, remembered by their blocks' ids (at most this many). */
+const MAX_BARREN_RUNS = 10_000;
+
+/** A digest of the blocks' ids (order-independent): names a merge's inputs, and a run. */
+function digestOf(blocks: readonly BlockRecord[]): string {
+  return createHash('sha256')
+    .update(
+      blocks
+        .map((b) => b.id)
+        .sort()
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 12);
+}
+
 export interface MergeResult {
   /** Merged blocks written. */
   merged: number;
@@ -70,9 +86,9 @@ export interface MergeResult {
  *
  * A run's inputs are read and merged outside the storage lock; then, under the lock, the merged block
  * replaces its inputs in ONE metastore transaction (`swapBlocks`) and in the in-memory index in one
- * synchronous step, so a query sees either the inputs or the merged block. Only runs whose blocks agree
- * on every shared column's kind are merged (a field that is a string in one block and a number in
- * another keeps answering exactly as before). Inputs that vanished meanwhile (dataset deleted, blocks
+ * synchronous step, so a query sees either the inputs or the merged block. Only consecutive blocks that
+ * agree on every shared column's kind are merged together (a field that is a string in one block and a
+ * number in another keeps answering exactly as before); a run splits where a kind changes. Inputs that vanished meanwhile (dataset deleted, blocks
  * trimmed) cancel the swap. Merged-away objects are deleted after a grace period; objects orphaned by a
  * crash in between are removed by `sweepOrphans` at the next start.
  */
@@ -81,6 +97,8 @@ export class BlockMerger {
   private readonly loop = new BackgroundLoop('block merge', this.logger, () => this.mergeAll());
   private stopping = false;
   private readonly pendingDeletes = new Set<NodeJS.Timeout>();
+  /** Digests of runs that gave nothing to merge (`mergeRun`). */
+  private readonly barren = new Set<string>();
   /** Since start, for /metrics. */
   readonly totals: MergeResult = { merged: 0, replaced: 0 };
 
@@ -116,10 +134,9 @@ export class BlockMerger {
       if (this.coordination.mergesDataset && !this.coordination.mergesDataset(dataset)) continue;
       for (const run of this.runsOf(this.blocks.list(dataset.id))) {
         if (this.stopping) return total;
-        if (await this.mergeRun(dataset.id, run)) {
-          total.merged++;
-          total.replaced += run.length;
-        }
+        const result = await this.mergeRun(dataset.id, run);
+        total.merged += result.merged;
+        total.replaced += result.replaced;
       }
     }
     this.totals.merged += total.merged;
@@ -161,11 +178,35 @@ export class BlockMerger {
     return runs;
   }
 
-  private async mergeRun(datasetId: string, run: BlockRecord[]): Promise<boolean> {
+  /**
+   * Merges a run: its consecutive blocks whose columns agree on their kinds become one block each
+   * (`mergeBlocks`). A run that gave nothing to merge is remembered and not read again until its blocks
+   * change (a new block joins it, or some merge away), so blocks that can never merge cost one read.
+   */
+  private async mergeRun(datasetId: string, run: BlockRecord[]): Promise<MergeResult> {
+    const result: MergeResult = { merged: 0, replaced: 0 };
+    const runKey = digestOf(run);
+    if (this.barren.has(runKey)) return result;
     const inputs: Uint8Array[] = [];
     for (const block of run) inputs.push(await this.objects.get(block.objectKey));
-    const merged = await this.cpu.run('mergeBlocks', { blocks: inputs });
-    if (merged === null) return false; // a column's kind differs between the blocks
+    const groups = await this.cpu.run('mergeBlocks', { blocks: inputs });
+    if (groups.length === 0) {
+      // Bounded: forgetting costs one more read of the run, never a wrong merge.
+      if (this.barren.size >= MAX_BARREN_RUNS) this.barren.clear();
+      this.barren.add(runKey);
+      return result;
+    }
+    for (const group of groups) {
+      if (await this.swapIn(datasetId, run.slice(group.start, group.end), group.block)) {
+        result.merged++;
+        result.replaced += group.end - group.start;
+      }
+    }
+    return result;
+  }
+
+  /** Registers `merged` in place of `run` (one metastore transaction, one index step); false if it changed. */
+  private async swapIn(datasetId: string, run: BlockRecord[], merged: BuiltBlock): Promise<boolean> {
     const { bytes, minTime, maxTime } = merged;
     const partition = run[0].partition;
     const firstOffset = Math.min(...run.map((b) => b.firstOffset));
@@ -175,15 +216,7 @@ export class BlockMerger {
     const range = blockIdFor(datasetId, partition, firstOffset, lastOffset, logEpochOfBlockId(run[0].id));
     // Runs may mix partitions (cluster), so the offsets alone do not name the inputs: a digest of their
     // ids does, and the same inputs always give the same id (a retried merge registers once).
-    const inputsDigest = createHash('sha256')
-      .update(
-        run
-          .map((b) => b.id)
-          .sort()
-          .join('\n'),
-      )
-      .digest('hex')
-      .slice(0, 12);
+    const inputsDigest = digestOf(run);
     const id = `${span === null ? range : `${range}.s${span}`}.m${inputsDigest}`;
     const record: BlockRecord = {
       id,

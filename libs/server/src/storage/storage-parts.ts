@@ -77,7 +77,9 @@ export function catalogFor(
   const queryWorkers = config.roles.includes('query') ? config.queryWorkers : 0;
   return new StorageCatalog(registry, blocks, tail, objects, metastore, {
     columnCacheBytes: queryWorkers > 0 ? Math.floor(config.columnCacheBytes / 2) : config.columnCacheBytes,
-    fileCacheBytes: 128 * 1024 * 1024,
+    // Raw files too: one budget for every thread (it used to be 128 MiB here plus 64 MiB per worker,
+    // filled with copies of what the page cache holds: RSS that grew for minutes before it was flat).
+    fileCacheBytes: queryWorkers > 0 ? Math.floor(config.fileCacheBytes / 2) : config.fileCacheBytes,
     rangeReads,
   });
 }
@@ -104,7 +106,7 @@ export function queryWorkersFor(
         Math.floor(config.columnCacheBytes / 2 / queryWorkers),
         (config.queryWorkerHeapMb * 1024 * 1024) / 2,
       ),
-      fileCacheBytes: 64 * 1024 * 1024,
+      fileCacheBytes: Math.floor(config.fileCacheBytes / 2 / queryWorkers),
       rangeReads,
     },
     config.querySplitMinRows,

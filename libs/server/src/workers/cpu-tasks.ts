@@ -11,6 +11,7 @@ import {
   buildBlocksFromRecords,
   mergeBlocks,
   type BuiltBlock,
+  type MergedGroup,
   type SpanPolicy,
 } from '../storage/block-builder';
 import { encodeLogRecord, summarizeBatch, type LogRecordSummary } from '../storage/log-codec';
@@ -122,7 +123,7 @@ export function buildBlocksTask(input: { payloads: Uint8Array[]; spans: SpanPoli
 }
 
 /** One merged block from stored blocks, or null when their column kinds disagree. */
-export function mergeBlocksTask(input: { blocks: Uint8Array[] }): BuiltBlock | null {
+export function mergeBlocksTask(input: { blocks: Uint8Array[] }): MergedGroup[] {
   return mergeBlocks(input.blocks);
 }
 
