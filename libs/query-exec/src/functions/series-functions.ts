@@ -287,9 +287,17 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = withMissing(a, missing);
     return s === null ? null : fillForward([...s].reverse()).reverse();
   },
-  series_fill_linear: ([a, missing, edges]) => {
+  series_fill_linear: (args) => {
+    const [a, missing, edges] = args;
     const s = withMissing(a, missing);
-    return s === null ? null : fillLinear(s, edges !== false);
+    if (s === null) return null;
+    // A series of missing values only is filled with constant_value (default 0; null keeps the nulls),
+    // whatever fill_edges says (Kusto's series_fill_linear page, its third example row).
+    if (s.length > 0 && s.every((x) => x === null)) {
+      const constant = args.length > 3 ? args[3] : 0;
+      return s.map(() => (typeof constant === 'number' && Number.isFinite(constant) ? constant : null));
+    }
+    return fillLinear(s, edges !== false);
   },
   series_fir: fir,
   series_iir: iir,

@@ -1,0 +1,3 @@
+// expect: array_rotate_left by 2 -> [3,4,5,1,2], by -2 -> [4,5,1,2,3]; array_shift_left by 2 -> [3,4,5,null,null], with default -1 -> [3,4,5,-1,-1], by -2 -> [-1,-1,1,2,3]; array_slice([1,2,3], 1, 2) -> [2,3], ([1..5], 2, -1) -> [3,4,5], (-3, -2) -> [3,4] (source: https://learn.microsoft.com/kusto/query/array-rotate-left-function, https://learn.microsoft.com/kusto/query/array-shift-left-function, https://learn.microsoft.com/kusto/query/array-slice-function, the pages' examples)
+print arr=dynamic([1,2,3,4,5])
+| extend r1=array_rotate_left(arr, 2), r2=array_rotate_left(arr, -2), s1=array_shift_left(arr, 2), s2=array_shift_left(arr, 2, -1), s3=array_shift_left(arr, -2, -1), sl1=array_slice(dynamic([1,2,3]), 1, 2), sl2=array_slice(arr, 2, -1), sl3=array_slice(arr, -3, -2)
