@@ -1,0 +1,3 @@
+// expect: fill_backward [111,36,36,41,16,16,16,61,33,null,null] of [111,null,36,41,null,null,16,61,33,null,null]; fill_const1 [111,0,36,41,23,0,16,61,33,0,0] and fill_const2 [111,-1,36,41,23,-1,16,61,33,-1,-1] of [111,null,36,41,23,null,16,61,33,null,null] (source: https://learn.microsoft.com/kusto/query/series-fill-backward-function, https://learn.microsoft.com/kusto/query/series-fill-const-function, the pages' examples)
+print a = dynamic([111, null, 36, 41, null, null, 16, 61, 33, null, null]), c = dynamic([111, null, 36, 41, 23, null, 16, 61, 33, null, null])
+| project fill_backward = series_fill_backward(a), fill_const1 = series_fill_const(c, 0.0), fill_const2 = series_fill_const(c, -1)
