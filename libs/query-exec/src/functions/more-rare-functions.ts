@@ -9,8 +9,8 @@ import { formatIpv4, ipv4HasPrefix, ipv4sIn, ipv4WithMask, isIpv4Prefix, parseIp
 import { compareIp6, ip6InRange, parseIp6 } from './ip6';
 import { isNullish, num, str, toDynamic, type ScalarImpl } from './scalar-impl';
 
-/** Arrays longer than this are not built by `range` (null instead). */
-const MAX_RANGE = 1_000_000;
+/** `range` stops after this many values (2^20, Kusto's range page: the array is truncated). */
+const MAX_RANGE = 1_048_576;
 const HOUR_MS = 3_600_000;
 
 const FNV_OFFSET = 0xcbf29ce484222325n;
@@ -35,16 +35,18 @@ export function hashValue(text: string, salt: string | null): number {
   return Number(BigInt.asIntN(53, h >> 11n));
 }
 
-/** `range(start, stop [, step])`: inclusive arithmetic sequence (numbers, datetimes, timespans). */
+/**
+ * `range(start, stop [, step])`: inclusive arithmetic sequence (numbers, datetimes, timespans); the step
+ * defaults to 1 for numbers and 1h for datetimes and timespans, and a longer sequence is cut at MAX_RANGE.
+ */
 function range(args: unknown[], kinds: ColumnKind[]): unknown {
   const [start, stop] = [args[0], args[1]];
   if (typeof start !== 'number' || typeof stop !== 'number') return null;
-  const isTime = kinds[0] === 'datetime';
+  const isTime = kinds[0] === 'datetime' || kinds[0] === 'timespan';
   const step = args.length > 2 ? args[2] : isTime ? HOUR_MS : 1;
   if (typeof step !== 'number' || step === 0 || !Number.isFinite(step)) return null;
-  const count = Math.floor((stop - start) / step + 1e-9) + 1;
+  const count = Math.min(MAX_RANGE, Math.floor((stop - start) / step + 1e-9) + 1);
   if (count <= 0) return [];
-  if (count > MAX_RANGE) return null;
   const out = new Array<unknown>(count);
   for (let i = 0; i < count; i++) {
     const v = start + i * step;
