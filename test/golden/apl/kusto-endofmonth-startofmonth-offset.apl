@@ -1,0 +1,3 @@
+// expect: endofmonth with offsets -1, 0, 1 -> 2016-12-31, 2017-01-31, 2017-02-28 at 23:59:59.9999999 (Quarry's last instant is .999999: microseconds, docs/apl.md); startofmonth -> 2016-12-01, 2017-01-01, 2017-02-01; unixtime_nanoseconds_todatetime(1546300800000000000) -> 2019-01-01 (source: https://learn.microsoft.com/kusto/query/endofmonth-function, https://learn.microsoft.com/kusto/query/startofmonth-function, https://learn.microsoft.com/kusto/query/unixtime-nanoseconds-todatetime-function, the pages' examples)
+range offset from -1 to 1 step 1
+| project monthEnd = endofmonth(datetime(2017-01-01 10:10:17), offset), monthStart = startofmonth(datetime(2017-01-01 10:10:17), offset), date_time = unixtime_nanoseconds_todatetime(1546300800000000000)
