@@ -1,0 +1,2 @@
+// expect: "hello world & special chars" -> hello%20world%20%26%20special%20chars: spaces as %20, as Axiom's url_encode page shows (source: https://axiom.co/docs/apl/scalar-functions/string-functions/url-encode). Kusto's url_encode writes spaces as + and lower-case hex (https%3a%2f%2f…hello+world, learn.microsoft.com/kusto/query/url-encode-function); Axiom documents this function, so Axiom wins
+print encoded_search = url_encode('hello world & special chars')
