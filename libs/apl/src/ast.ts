@@ -257,8 +257,17 @@ export type TabularSource =
   | { kind: 'print'; items: Assignment[]; span: SourceSpan }
   /** `range x from A to B step S` (Kusto): one column of A, A+S, ... up to B inclusive. */
   | { kind: 'range'; column: string; from: Expr; to: Expr; step: Expr; span: SourceSpan }
-  /** `(T | ...)`; with `invoke`, the body of a user-defined tabular function called as `f(args)`. */
-  | { kind: 'subquery'; query: TabularExpr; invoke?: FunctionInvocation; span: SourceSpan }
+  /**
+   * `(T | ...)`; with `invoke`, the body of a user-defined tabular function called as `f(args)`; with
+   * `materialize`, Kusto's `materialize(T)` (evaluated once when a `let` of it is used more than once).
+   */
+  | {
+      kind: 'subquery';
+      query: TabularExpr;
+      invoke?: FunctionInvocation;
+      materialize?: true;
+      span: SourceSpan;
+    }
   | {
       kind: 'union';
       tables: TabularExpr[];

@@ -88,7 +88,7 @@ describe('parser: Kusto language extensions', () => {
     expect(errorCode('let v = view (a: long) { print x = a }; print 1')).toBe('apl_invalid_argument');
     expect(parseApl('let m = materialize(ds | take 1); m').statements[0]).toMatchObject({
       kind: 'let-tabular',
-      query: { source: { kind: 'subquery', query: { source: { name: 'ds' } } } },
+      query: { source: { kind: 'subquery', materialize: true, query: { source: { name: 'ds' } } } },
     });
   });
 

@@ -8,8 +8,9 @@
  */
 import { aplError, type Expr, type Query, type TabularExpr, type TabularSource } from '@quarry/apl';
 import { QuarryError, type SourceSpan } from '@quarry/common';
+import type { ColumnBatch } from '@quarry/contracts';
 import { call, columnsOf, lit, type PExpr } from './expr';
-import type { NamedExpr, PlanNode } from './nodes/plan-node';
+import { isSerialized, type NamedExpr, type PlanNode } from './nodes/plan-node';
 import type { AplType } from './types';
 import { MAX_RANGE_ROWS, escapeRegExp } from './binding/binding-helpers';
 import { isAggregated, finalizeResult } from './binding/result-conventions';
@@ -24,16 +25,57 @@ export function matchDatasetPattern(pattern: string, names: readonly string[]): 
   return names.filter((n) => re.test(n)).sort();
 }
 
+/**
+ * A `materialize(T)` plan's result in its place (`PlanContext.materialized`): inline rows that keep
+ * what the plan was (aggregated, serialized), so the query around them is planned as before.
+ */
+export function materializedTable(plan: PlanNode, key: string, batch: ColumnBatch): PlanNode {
+  return {
+    kind: 'values',
+    schema: plan.schema.map((f) => ({ ...f })),
+    rows: [],
+    materialized: { key, batch, aggregated: isAggregated(plan), serialized: isSerialized(plan) },
+  };
+}
+
 export function buildPlan(query: Query, ctx: PlanContext): BuiltPlan {
   return new PlanBuilder(ctx).build(query);
 }
 
 class PlanBuilder extends OperatorBinder {
+  /** Uses of each cacheable `materialize(T)` plan not run yet (a `let` of it returns the same node). */
+  private readonly materializedUses = new Map<PlanNode, number>();
+
   build(query: Query): BuiltPlan {
     for (const st of query.statements) this.applyStatement(st);
     const raw = this.buildTabular(query.body);
     const finalized = finalizeResult(raw, this.ctx.defaultLimit ?? 1000);
-    return { root: finalized, datasets: this.datasets, aggregated: isAggregated(finalized) };
+    const reusedMaterialized = [...this.materializedUses].filter(([, n]) => n > 1).map(([plan]) => plan);
+    return {
+      root: finalized,
+      datasets: this.datasets,
+      aggregated: isAggregated(finalized),
+      reusedMaterialized,
+    };
+  }
+
+  /** A table bound to a name (`let`, tabular parameter): counted when it is a materialized plan. */
+  private boundTable(plan: PlanNode): PlanNode {
+    const uses = this.materializedUses.get(plan);
+    if (uses !== undefined) this.materializedUses.set(plan, uses + 1);
+    return plan;
+  }
+
+  /**
+   * `materialize(T)`: the rows computed once when the caller has them, else T. A raw event stream is
+   * never cached (its rows come back newest first and capped only at the end of the query).
+   */
+  private buildMaterialize(query: TabularExpr): PlanNode {
+    const plan = this.buildTabular(query);
+    const cached = this.ctx.materialized?.(plan);
+    if (cached) return cached;
+    if (isAggregated(plan) || isSerialized(plan)) this.materializedUses.set(plan, 0);
+    return plan;
   }
 
   // ---- tabular ----
@@ -48,7 +90,7 @@ class PlanBuilder extends OperatorBinder {
     switch (s.kind) {
       case 'dataset': {
         const bound = this.tableLets.get(s.name);
-        if (bound) return bound;
+        if (bound) return this.boundTable(bound);
         // A view or a tabular function without parameters named like a table (`union T*`, `union T`).
         const fn = this.functions.get(s.name);
         if (fn && fn.result.kind === 'tabular')
@@ -69,10 +111,11 @@ class PlanBuilder extends OperatorBinder {
       case 'table-parameter': {
         const table = this.tableLets.get(s.name);
         if (!table) throw new Error(`tabular parameter '${s.name}' is not bound`);
-        return table;
+        return this.boundTable(table);
       }
       case 'subquery':
         if (s.invoke) return this.buildInvocation(s.invoke);
+        if (s.materialize) return this.buildMaterialize(s.query);
         return this.buildTabular(s.query);
       case 'datatable': {
         const width = s.columns.length;

@@ -22,6 +22,7 @@ import {
 import {
   aplTypeOfWire,
   buildPlan,
+  materializedTable,
   optimize,
   printPlan,
   type Field,
@@ -148,6 +149,9 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
   // one more binding per level of nesting).
   const subqueryValues = new Map<string, unknown[]>();
   let missing = new Map<string, PlanNode>();
+  // `let m = materialize(T)` used more than once: T runs once, and the query is bound again with its
+  // rows in place of T (null: too many rows to hold, each use runs T).
+  const materialized = new Map<string, PlanNode | null>();
   const context = (defaultLimit: number | undefined): PlanContext => ({
     startMs: options.startMs,
     endMs: options.endMs,
@@ -156,6 +160,7 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     checkRegex,
     virtualFields,
     datasetNames: allNames,
+    materialized: (plan) => materialized.get(JSON.stringify(plan)) ?? undefined,
     subqueryValues: (_t, subPlan) => {
       const key = JSON.stringify(subPlan);
       const known = subqueryValues.get(key);
@@ -178,20 +183,32 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
       return undefined;
     }
   };
+  const run = (plan: PlanNode) =>
+    executePlan(plan, {
+      sources,
+      stats,
+      signal: options.signal,
+      limits: options.limits,
+      offload: options.offload,
+    });
   let built = bind();
-  while (missing.size > 0) {
-    const toRun = missing;
-    missing = new Map();
-    for (const [key, raw] of toRun) {
-      const subPlan = optimize(raw);
-      const result = await executePlan(subPlan, {
-        sources,
-        stats,
-        signal: options.signal,
-        limits: options.limits,
-        offload: options.offload,
-      });
-      subqueryValues.set(key, firstColumnValues(subPlan, result.batch));
+  for (;;) {
+    if (missing.size > 0) {
+      const toRun = missing;
+      missing = new Map();
+      for (const [key, raw] of toRun) {
+        const subPlan = optimize(raw);
+        subqueryValues.set(key, firstColumnValues(subPlan, (await run(subPlan)).batch));
+      }
+      built = bind();
+      continue;
+    }
+    const reused = (built?.reusedMaterialized ?? []).filter((p) => !materialized.has(JSON.stringify(p)));
+    if (reused.length === 0) break;
+    for (const raw of reused) {
+      const key = JSON.stringify(raw);
+      const { batch } = await run(optimize(raw));
+      materialized.set(key, batch.length > MAX_MATERIALIZED_ROWS ? null : materializedTable(raw, key, batch));
     }
     built = bind();
   }
@@ -213,6 +230,9 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     ...(options.explain ? { plan: printPlan(plan) } : {}),
   };
 }
+
+/** Rows of a `materialize(T)` held for the rest of the query at the most (more: T runs at each use). */
+const MAX_MATERIALIZED_ROWS = 100_000;
 
 /** The distinct non-null values of a result's first column (the list of `x in (subquery)`). */
 function firstColumnValues(root: PlanNode, batch: ColumnBatch): unknown[] {

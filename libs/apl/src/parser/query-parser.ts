@@ -305,12 +305,12 @@ export class QueryParser extends OperatorParser {
       const fn = this.tabularFunctionAt();
       if (fn) return this.parseFunctionSource(fn);
       if (t.text === 'materialize' && this.isPunct('(', 1)) {
-        // `materialize(T)` (Kusto: evaluate once, reuse): T itself; see docs/apl.md §8.
+        // `materialize(T)` (Kusto: evaluate once, reuse): T, cached by runApl; see docs/apl.md §8.
         this.advance();
         this.advance();
         const query = this.parseTabular();
         this.expectPunct(')');
-        return { kind: 'subquery', query, span: this.spanFrom(start) };
+        return { kind: 'subquery', query, materialize: true, span: this.spanFrom(start) };
       }
       if (t.text === 'datatable' && this.isPunct('(', 1)) return this.parseDatatable();
       if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2))

@@ -139,6 +139,11 @@ export async function* union(inputs: BatchStream[], node: UnionNode): BatchStrea
 }
 
 export async function* values(node: ValuesNode, env: ExecEnv): BatchStream {
+  if (node.materialized) {
+    // `materialize(T)`: the rows computed once before the query.
+    if (node.materialized.batch.length > 0) yield node.materialized.batch;
+    return;
+  }
   if (node.rows.length === 0) return;
   const one: ColumnBatch = { length: 1, columns: new Map() };
   const cols = node.schema.map(() => [] as unknown[]);

@@ -31,6 +31,12 @@ export interface PlanContext {
    * validation and explain.
    */
   subqueryValues?: (subquery: TabularExpr, plan: PlanNode) => unknown[] | undefined;
+  /**
+   * The rows of a `materialize(T)` plan already run (a values node), or undefined: the binder then uses
+   * the plan itself and lists it in `BuiltPlan.reusedMaterialized` when it is used more than once; the
+   * caller runs it once and binds again (runApl). Absent: every use runs T (validation, explain).
+   */
+  materialized?: (plan: PlanNode) => PlanNode | undefined;
   /** Every dataset name, for patterns such as `union logs*` (absent: patterns match nothing). */
   datasetNames?: readonly string[];
 }
@@ -43,4 +49,6 @@ export interface BuiltPlan {
   datasets: string[];
   /** The final table is the result of an aggregation. */
   aggregated: boolean;
+  /** `materialize(T)` plans (not raw event streams) used more than once, not yet run (see PlanContext). */
+  reusedMaterialized: PlanNode[];
 }

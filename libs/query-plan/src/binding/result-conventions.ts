@@ -12,7 +12,8 @@ export function isAggregated(node: PlanNode): boolean {
   let n: PlanNode = node;
   for (;;) {
     if (n.kind === 'aggregate' || n.kind === 'make-series') return true;
-    if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') return false;
+    if (n.kind === 'values') return n.materialized?.aggregated === true;
+    if (n.kind === 'scan' || n.kind === 'union') return false;
     n = n.kind === 'join' ? joinRowSource(n) : n.input;
   }
 }

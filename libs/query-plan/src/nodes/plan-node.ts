@@ -3,6 +3,7 @@
  * optimizer rules build new trees.
  */
 import type { AplType, ParsePart } from '@quarry/apl';
+import type { ColumnBatch } from '@quarry/contracts';
 import type { PExpr } from '../expr';
 import type { Field } from '../types';
 
@@ -43,11 +44,24 @@ export interface ScanNode {
   filter: PExpr | null;
 }
 
-/** Inline rows (`datatable`, `print`, `getschema`). */
+/** Inline rows (`datatable`, `print`, `getschema`), or the rows of a `materialize(T)` computed once. */
 export interface ValuesNode {
   kind: 'values';
   schema: Field[];
   rows: PExpr[][];
+  /** A materialized table: its rows (`rows` is empty) and what the plan it replaces was. */
+  materialized?: MaterializedRows;
+}
+
+/** The result of a `materialize(T)` plan, run once before the query (runApl). */
+export interface MaterializedRows {
+  /** The replaced plan as JSON: tells two materialized tables apart in plan keys. */
+  key: string;
+  batch: ColumnBatch;
+  /** The replaced plan was an aggregation (result conventions and `aggregated` follow it). */
+  aggregated: boolean;
+  /** The replaced plan's rows were serialized (window functions may follow). */
+  serialized: boolean;
 }
 
 export interface FilterNode {
@@ -264,8 +278,9 @@ export function isSerialized(node: PlanNode): boolean {
     switch (n.kind) {
       case 'sort':
       case 'top':
-      case 'values':
         return true;
+      case 'values':
+        return n.materialized ? n.materialized.serialized : true;
       case 'limit':
         if (n.serialize) return true;
         n = n.input;
