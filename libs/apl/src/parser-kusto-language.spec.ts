@@ -80,6 +80,9 @@ describe('parser: Kusto language extensions', () => {
     const named = parseApl('let f = (a: long, b: long = 2) { a + b }; print f(b = 1, a = 2)').body.source;
     expect(named).toMatchObject({ kind: 'print', items: [{ expr: { kind: 'call', argNames: ['b', 'a'] } }] });
     expect(errorCode('let f = (a: long) { a }; print f(z = 1)')).toBe('apl_invalid_argument');
+    // Built-in functions take arguments by position: a named one says so (it was a bare "expected ')'").
+    expect(errorCode('print strlen(source = "abc")')).toBe('apl_invalid_argument');
+    expect(() => parseApl('print iff(a == 1, 2, 3)')).not.toThrow();
     expect(errorCode('let f = (a: long, b: long = 2) { a + b }; print f(b = 1, 2)')).toBe(
       'apl_invalid_argument',
     );

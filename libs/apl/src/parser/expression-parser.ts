@@ -438,7 +438,7 @@ export abstract class ExpressionParser extends Lookahead {
     }
     this.advance(); // (
     const udf = this.functions.get(name);
-    const { args, argNames } = this.parseCallArguments(udf);
+    const { args, argNames } = this.parseCallArguments(udf, undefined, name);
     this.expectPunct(')');
     const span = this.spanFrom(t.start);
     if (argNames.some((n) => n !== undefined))
@@ -647,11 +647,13 @@ export abstract class ExpressionParser extends Lookahead {
    * The arguments of a call up to `)`. For a user-defined function (`definition`), an argument may name
    * its parameter (`f(c = 7, a = 12)`: Kusto's "callers may provide arguments in an order that doesn't
    * match … they must name their arguments"), positional ones first; one for a tabular parameter is a
-   * tabular expression. `skip` names parameters given already (`T` of `T | invoke f(…)`).
+   * tabular expression. `skip` names parameters given already (`T` of `T | invoke f(…)`). `callee` names
+   * a built-in function, whose arguments go by position: a named one is refused with that reason.
    */
   protected parseCallArguments(
     definition?: FunctionDefinition,
     skip: ReadonlySet<string> = new Set(),
+    callee?: string,
   ): { args: Expr[]; argNames: (string | undefined)[] } {
     const args: Expr[] = [];
     const argNames: (string | undefined)[] = [];
@@ -660,6 +662,16 @@ export abstract class ExpressionParser extends Lookahead {
     do {
       let name: string | undefined;
       const nameTok = this.peek();
+      if (!definition && callee !== undefined && nameTok.kind === 'ident' && this.isPunct('=', 1)) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: callee,
+            reason: `'${nameTok.text} = …': a built-in function takes its arguments by position (named arguments are for user-defined functions)`,
+          },
+          this.tokSpan(nameTok),
+        );
+      }
       if (definition && nameTok.kind === 'ident' && this.isPunct('=', 1)) {
         name = nameTok.text;
         this.advance();
