@@ -12,7 +12,8 @@
 // Options: --minutes N (default 2), --cycles N (end after N kill/restart cycles, if that comes first),
 // --clients N ingest clients (default 4), --kill-every S seconds of uptime between kills (default 5, so
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
-// request (default 100), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
+// request (default 100), --malloc-arena-max N (the server's MALLOC_ARENA_MAX, default 2 as
+// docs/operations.md prescribes; 0 leaves glibc's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
 // docs/reliability.md, "Memory"), --json FILE
 // (the report as JSON), --data-dir DIR (default a fresh temp dir, removed at the end unless --keep).
 // Exit code 0 when every invariant held, 1 otherwise.
@@ -41,6 +42,7 @@ function parseArgs(argv) {
     dataDir: null,
     keep: false,
     maxSlope: null,
+    mallocArenaMax: 2,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -58,11 +60,12 @@ function parseArgs(argv) {
     else if (arg === '--data-dir') opts.dataDir = next();
     else if (arg === '--keep') opts.keep = true;
     else if (arg === '--max-slope') opts.maxSlope = Number(next());
+    else if (arg === '--malloc-arena-max') opts.mallocArenaMax = Number(next());
     else throw new Error(`unknown option ${arg}`);
   }
   if (opts.maxSlope !== null && !Number.isFinite(opts.maxSlope))
     throw new Error('--max-slope must be a number');
-  for (const k of ['minutes', 'cycles', 'clients', 'killEvery', 'batch']) {
+  for (const k of ['minutes', 'cycles', 'clients', 'killEvery', 'batch', 'mallocArenaMax']) {
     if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
   }
   return opts;
@@ -140,9 +143,10 @@ function memoryReport(samples, warmupS, killing) {
 
 /** The standalone server as a child process on a fixed port and data directory, killed and restarted. */
 class Server {
-  constructor(port, dataDir) {
+  constructor(port, dataDir, extraEnv = {}) {
     this.port = port;
     this.dataDir = dataDir;
+    this.extraEnv = extraEnv;
     this.child = null;
     this.startedAt = 0;
     this.lives = 0;
@@ -153,6 +157,7 @@ class Server {
     this.child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,
+        ...this.extraEnv,
         PORT: String(this.port),
         HOST: '127.0.0.1',
         QUARRY_DATA_DIR: this.dataDir,
@@ -258,7 +263,13 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-soak-'));
-  const server = new Server(await freePort(), dataDir);
+  // glibc gives each thread that allocates its own malloc arena (up to 8 per core) and keeps what they
+  // free: the server's RSS then climbs for minutes with a flat heap (docs/reliability.md, "Memory").
+  const server = new Server(
+    await freePort(),
+    dataDir,
+    opts.mallocArenaMax > 0 ? { MALLOC_ARENA_MAX: String(opts.mallocArenaMax) } : {},
+  );
   const rec = new Recorder();
   const runMs = opts.minutes * 60_000;
   const log = (line) => process.stderr.write(`[soak ${((Date.now() - t0) / 1000).toFixed(0)}s] ${line}\n`);
@@ -498,10 +509,12 @@ async function main() {
   }
 
   // Memory: each process's warm RSS (the median of its samples 3 s or more into its life), after the
-  // run's warm-up (its first fifth, at least 20 s), regressed over the run's time. Restarts reset a
+  // run's warm-up (its first fifth, at least 20 s with kills, 120 s without), regressed over the run's time. Restarts reset a
   // process's memory, so growth that survives them (more data stored, more of it replayed) shows here;
   // without kills (--kill-every 0) this is the one process's slope.
-  const warmupS = Math.max(20, runMs / 1000 / 5);
+  // Without kills, the first 2 minutes at least: a fresh process peaks while it starts and settles after
+  // its first full collections.
+  const warmupS = opts.killEvery > 0 ? Math.max(20, runMs / 1000 / 5) : Math.max(120, runMs / 1000 / 5);
   const lives = new Map();
   for (const s of rss) {
     if (s.t < warmupS || s.uptime < 3) continue;
@@ -564,6 +577,9 @@ async function main() {
       peakMiB: +(Math.max(0, ...rss.map((s) => s.bytes)) / MiB).toFixed(1),
       maxByMinuteMiB: byMinute.map((b) => +((b ?? 0) / MiB).toFixed(1)),
       warmSamples: warm.length,
+      warmupSeconds: warmupS,
+      mallocArenaMax: opts.mallocArenaMax || null,
+      floorsMiB: opts.killEvery > 0 ? undefined : warm.map((w) => +(w.bytes / MiB).toFixed(1)),
       slopeMiBPerMinute: +((slopeBytesPerS * 60) / MiB).toFixed(2),
     },
     memory: memoryReport(memory, warmupS, opts.killEvery > 0),
