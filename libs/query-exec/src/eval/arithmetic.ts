@@ -53,6 +53,11 @@ export function arithmetic(op: string, left: Column, right: Column, n: number): 
       if (Number.isNaN(r)) (nulls ??= new Uint8Array(n))[i] = 1;
       else out[i] = r;
     }
+    // Datetimes hold whole microseconds (docs/apl.md, sub-microsecond datetimes), but two of them as
+    // float64 milliseconds subtract with float noise (765,432 µs came out as 765,431.9…): round back.
+    if (a.kind === 'datetime' && b.kind === 'datetime') {
+      for (let i = 0; i < n; i++) out[i] = Math.round(out[i] * 1000) / 1000;
+    }
     return { kind: kind as NumericColumn['kind'], values: out, nulls };
   }
   // Dynamic or string operands: per row, numbers only.

@@ -131,6 +131,23 @@ describe('evaluate', () => {
     ).toBe('timespan');
   });
 
+  it('subtracts two datetimes to whole microseconds (no float noise)', () => {
+    // 2017-10-30T23:00:10.765432Z − 2017-10-30T23:00:10Z: 765,432 µs, which float64 ms alone gives as 765.4319…
+    const later = Date.UTC(2017, 9, 30, 23, 0, 10) + 765.432;
+    const diff = evaluate(
+      call('-', [lit(later, 'datetime'), lit(Date.UTC(2017, 9, 30, 23, 0, 10), 'datetime')], 'timespan'),
+      b,
+      new EvalContext(),
+    );
+    expect(diff.kind).toBe('timespan');
+    expect(
+      values(
+        call('-', [lit(later, 'datetime'), lit(Date.UTC(2017, 9, 30, 23, 0, 10), 'datetime')], 'timespan'),
+        b,
+      )[0],
+    ).toBe(765.432);
+  });
+
   it('handles in / !in / in~ with dynamic lists', () => {
     expect(values(call('in', [col('x', 'string'), s('GET'), s('post')], 'bool'), b)).toEqual([
       true,
