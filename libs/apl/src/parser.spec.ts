@@ -75,6 +75,15 @@ describe('parseApl', () => {
       type: 'datetime',
       value: Date.UTC(2024, 4, 1),
     });
+    // Kusto's startofweek page writes `datetime(2025, 6, 14)`: year, month, day.
+    expect(printLiteral('datetime(2025, 6, 14)')).toMatchObject({
+      type: 'datetime',
+      value: Date.UTC(2025, 5, 14),
+    });
+    expect(printLiteral('datetime(2024,2,29)')).toMatchObject({
+      type: 'datetime',
+      value: Date.UTC(2024, 1, 29),
+    });
     expect(printLiteral('dynamic({"a": [1, -2, "x"], "b": null})')).toMatchObject({
       type: 'dynamic',
       value: { a: [1, -2, 'x'], b: null },
@@ -149,6 +158,8 @@ describe('parseApl', () => {
     ['print x = "abc', 'apl_unterminated_string', 10],
     ['print x = ago(1x)', 'apl_invalid_timespan_unit', 15],
     ['print x = datetime(2024-99-99)', 'apl_invalid_datetime', 10],
+    ['print x = datetime(2025, 2, 29)', 'apl_invalid_datetime', 10],
+    ['print x = datetime(2025, 13, 1)', 'apl_invalid_datetime', 10],
     ['ds | join kind=sideways (ds) on id', 'apl_invalid_argument', undefined],
     ['ds | search kind=sideways "x"', 'apl_invalid_argument', 17],
     ['ds | lookup kind=fullouter (ds) on id', 'apl_invalid_argument', 17],

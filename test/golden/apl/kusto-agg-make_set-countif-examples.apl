@@ -1,4 +1,4 @@
-// expect: Val_set [1,5,7] (the page's order is "undefined", sorted here); countif(strlen(name) > 4) -> 2. Not here: the page's Arr1_set ["A1","A2","A3","C1","C2"] (make_set of an array column takes the arrays' elements; Quarry keeps the arrays: libs/query-exec/src/aggregates) (source: https://learn.microsoft.com/kusto/query/make-set-aggregation-function, https://learn.microsoft.com/kusto/query/countif-aggregation-function, the pages' examples)
+// expect: Val_set [1,5,7] (the page's order is "undefined", sorted here); countif(strlen(name) > 4) -> 2 (the page's array-column example is kusto-agg-make_set-array-column.apl) (source: https://learn.microsoft.com/kusto/query/make-set-aggregation-function, https://learn.microsoft.com/kusto/query/countif-aggregation-function, the pages' examples)
 let T = datatable(name:string, day_of_birth:long)
 [
    "John", 9,

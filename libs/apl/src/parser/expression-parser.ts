@@ -500,7 +500,7 @@ export abstract class ExpressionParser extends Lookahead {
     if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
       raw = raw.slice(1, -1);
     if (raw === 'null') return { kind: 'literal', type: 'datetime', value: null, span };
-    const ms = parseKustoDatetime(raw);
+    const ms = DATE_PARTS.test(raw) ? datetimeFromParts(raw) : parseKustoDatetime(raw);
     if (ms === null) throw aplError('apl_invalid_datetime', { text: raw }, span);
     return { kind: 'literal', type: 'datetime', value: ms, span };
   }
@@ -731,4 +731,23 @@ export abstract class ExpressionParser extends Lookahead {
     if (word.text === 'inf') return { value: sign < 0 ? -Infinity : Infinity, tokens };
     return undefined;
   }
+}
+
+/** `2025, 6, 14`: the year, month, day form of a datetime literal (Kusto's startofweek page writes it). */
+const DATE_PARTS = /^(\d{1,4})\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})$/;
+
+/** Midnight UTC of `year, month, day`; null for a month or a day the calendar lacks (`2025, 2, 30`). */
+function datetimeFromParts(raw: string): number | null {
+  const m = DATE_PARTS.exec(raw)!;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  const valid =
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day;
+  return valid ? date.getTime() : null;
 }

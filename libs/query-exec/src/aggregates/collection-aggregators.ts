@@ -1,4 +1,8 @@
-/** make_list(_if), make_set(_if), arg_max, arg_min. */
+/**
+ * make_list(_if), make_set(_if), arg_max, arg_min. make_set of an array value adds the array's elements
+ * (Kusto's make_set page, "Set from array column"); make_list keeps each array as one element, as its
+ * page's examples show (its page documents no flattening).
+ */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
 import { toDynamic } from '../functions/scalar-impl';
@@ -24,14 +28,27 @@ export class MakeListAggregator implements Aggregator {
       const list = (this.lists[g] ??= []);
       if (list.length >= this.cap) continue;
       const dv = toDynamic(v, c.kind);
-      if (this.distinct) {
-        const seen = (this.seen[g] ??= new Set());
-        const k = valueKey(dv);
-        if (seen.has(k)) continue;
-        seen.add(k);
+      if (!this.distinct) {
+        list.push(dv);
+        continue;
       }
-      list.push(dv);
+      const seen = (this.seen[g] ??= new Set());
+      // Kusto's make_set page ("Set from array column"): an array adds its elements, not itself.
+      if (Array.isArray(dv)) {
+        for (const e of dv) this.addDistinct(list, seen, e);
+      } else {
+        this.addDistinct(list, seen, dv);
+      }
     }
+  }
+
+  /** Adds `v` to a set's list unless it is null, already there, or the list is full. */
+  private addDistinct(list: unknown[], seen: Set<string>, v: unknown): void {
+    if (v === null || v === undefined || list.length >= this.cap) return;
+    const k = valueKey(v);
+    if (seen.has(k)) return;
+    seen.add(k);
+    list.push(v);
   }
 
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
