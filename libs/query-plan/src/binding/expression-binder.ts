@@ -473,16 +473,29 @@ export abstract class ExpressionBinder extends FunctionBinder {
       }
       if (multi && context !== 'by' && context !== 'distinct') {
         // One call, several columns: each reads a key of the function's bag. Names: `(a, b) = f(x)`, else
-        // `<name or f_x>_<key>` (series_stats_x_min, series_fft_y_real).
+        // `<name or f_x>_<key>` (series_stats_x_min, series_fft_y_real). Fewer names than columns keep only
+        // the first columns (Kusto's series_stats page: "If you provide a limited number of names, the table
+        // will show only those columns").
         const call0 = item.expr as Extract<Expr, { kind: 'call' }>;
         const args = call0.args.map((a) => this.bindExpr(a, scope));
-        if (call0.name === 'series_stats' && args.length !== 1)
-          throw aplError(
-            'apl_wrong_arity',
-            { name: call0.name, expected: '1', got: args.length },
-            call0.span,
+        if (call0.name === 'series_stats') {
+          // `series_stats(x [, ignore_nonfinite])`: the flag is series_stats_dynamic's, checked as its.
+          if (args.length < 1 || args.length > 2)
+            throw aplError(
+              'apl_wrong_arity',
+              { name: call0.name, expected: arityText(1, 2), got: args.length },
+              call0.span,
+            );
+          this.checkArgumentTypes(
+            call0.name,
+            scalarArgumentError(
+              multi.bag,
+              args.map((a) => a.type),
+            ),
+            call0.args,
           );
-        if (item.names && item.names.length !== multi.columns.length) {
+        }
+        if (item.names && item.names.length > multi.columns.length) {
           throw aplError(
             'apl_invalid_argument',
             {
@@ -495,7 +508,8 @@ export abstract class ExpressionBinder extends FunctionBinder {
         const source = args[0];
         const prefix = item.name ?? `${call0.name}_${source.kind === 'col' ? source.name : ''}`;
         const bag = call(multi.bag, args, 'dynamic');
-        multi.columns.forEach(({ key, type }, i) => {
+        const columns = item.names ? multi.columns.slice(0, item.names.length) : multi.columns;
+        columns.forEach(({ key, type }, i) => {
           const stat = call('getprop', [bag, lit(key, 'string')], 'dynamic');
           const name = item.names ? item.names[i].name : `${prefix}_${key}`;
           const expr = type === 'dynamic' ? stat : call(type === 'long' ? 'tolong' : 'toreal', [stat], type);

@@ -272,8 +272,9 @@ for (const n of ['max', 'min', 'sum', 'magnitude']) def(`series_${n}`, 1, 1, fix
 for (const n of ['dot_product', 'cosine_similarity', 'pearson_correlation'])
   def(`series_${n}`, 2, 2, fixed('real'));
 def('series_stats_dynamic', 1, 2, fixed('dynamic'));
-// `series_stats(x)` in extend / project expands into seven columns (builder); alone it is the bag.
-def('series_stats', 1, 1, fixed('dynamic'));
+// `series_stats(x [, ignore_nonfinite])` in extend / project expands into seven columns (or as many as
+// `(a, b) =` names: expression-binder); alone it is the bag.
+def('series_stats', 1, 2, fixed('dynamic'));
 // `series_fft(re [, im])` / `series_ifft(…)`: a bag {real, imag}, two columns in extend / project.
 def('series_fft', 1, 2, fixed('dynamic'));
 def('series_ifft', 1, 2, fixed('dynamic'));
