@@ -61,8 +61,26 @@ function findAggregate(root: PlanNode): AggregateNode | null {
   let n: PlanNode = root;
   for (;;) {
     if (n.kind === 'aggregate') return n;
+    // Rows of a cached aggregated `materialize(T)`: its key is T's plan as JSON (run-apl), where the
+    // aggregation that names the fields' notes is, as it would be had T been planned in place.
+    if (n.kind === 'values' && n.materialized?.aggregated) {
+      const replaced = planOfKey(n.materialized.key);
+      if (replaced === null) return null;
+      n = replaced;
+      continue;
+    }
     if (n.kind === 'scan' || n.kind === 'values' || n.kind === 'union') return null;
     n = n.kind === 'join' ? joinRowSource(n) : n.input;
+  }
+}
+
+/** The plan a materialized table replaced, from its key; null when the key is not a plan's JSON. */
+function planOfKey(key: string): PlanNode | null {
+  try {
+    const plan = JSON.parse(key) as PlanNode | null;
+    return typeof plan === 'object' && plan !== null && typeof plan.kind === 'string' ? plan : null;
+  } catch {
+    return null;
   }
 }
 

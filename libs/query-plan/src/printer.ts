@@ -22,8 +22,12 @@ export function describeNode(node: PlanNode): string {
       if (node.filter) parts.push(`filter=${printExpr(node.filter)}`);
       return parts.join(' ');
     }
-    case 'values':
-      return `Values [${node.schema.map((f) => f.name).join(', ')}] rows=${node.rows.length}`;
+    case 'values': {
+      // A cached `materialize(T)` holds its rows in a batch (builder.ts materializedTable), not in `rows`.
+      const cached = node.materialized;
+      const rows = cached ? `rows=${cached.batch.length} materialized` : `rows=${node.rows.length}`;
+      return `Values [${node.schema.map((f) => f.name).join(', ')}] ${rows}`;
+    }
     case 'filter':
       return `Filter ${printExpr(node.predicate)}`;
     case 'extend':
