@@ -2,7 +2,7 @@ import { parseApl } from '@quarry/apl';
 import type { ColumnBatch } from '@quarry/contracts';
 import { buildPlan, materializedTable } from './builder';
 import { printPlan } from './printer';
-import { T0, T1 } from './test-helpers';
+import { T0, T1, plan } from './test-helpers';
 
 describe('printPlan', () => {
   it('prints a cached materialize(T) with the row count of its batch (was rows=0)', () => {
@@ -14,6 +14,7 @@ describe('printPlan', () => {
         startMs: T0,
         endMs: T1,
         nowMs: T1,
+        datasetSchema: () => [],
         materialized: (plan) => materializedTable(plan, 'k', batch),
       },
     );
@@ -22,7 +23,7 @@ describe('printPlan', () => {
   });
 
   it('prints inline rows as their count', () => {
-    const built = buildPlan(parseApl('datatable(a: long)[1, 2]'), { startMs: T0, endMs: T1, nowMs: T1 });
+    const built = plan('datatable(a: long)[1, 2]');
     expect(printPlan(built.root)).toContain('Values [a] rows=2');
     expect(printPlan(built.root)).not.toContain('materialized');
   });
