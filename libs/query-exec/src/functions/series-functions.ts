@@ -115,8 +115,8 @@ export function seriesStats(a: unknown): Record<string, number | null> | null {
 /**
  * `series_stats_dynamic(x, ignore_nonfinite)`: with the flag `false`, a series holding a non-finite element
  * (null, NaN, ±inf or a non-number) has null statistics (Kusto's page); `len` stays the array's length.
- * Without the flag non-finite elements are skipped, as Quarry always did (docs/apl.md, "Kusto fidelity
- * decisions (round 2)": the multi-column `series_stats(x)` cannot pass the flag yet).
+ * With the flag omitted non-finite elements are skipped (Quarry's choice: Kusto's null would turn every
+ * series of `make-series … default=null` into null statistics; docs/apl.md, "Kusto fidelity decisions").
  */
 function seriesStatsFlagged(a: unknown, ignoreNonfinite: unknown): Record<string, number | null> | null {
   const stats = seriesStats(a);
