@@ -13,7 +13,9 @@
 // --clients N ingest clients (default 4), --kill-every S seconds of uptime between kills (default 5, so
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
 // request (default 100), --malloc-arena-max N (the server's MALLOC_ARENA_MAX, default 2 as
-// docs/operations.md prescribes; 0 leaves glibc's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
+// docs/operations.md prescribes; 0 leaves glibc's default), --column-cache-mib N (the server's
+// QUARRY_COLUMN_CACHE_BYTES in MiB, default 128, so the caches are full within the warm-up and what
+// grows after it is not a cache filling; 0 leaves the server's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
 // docs/reliability.md, "Memory"), --json FILE
 // (the report as JSON), --data-dir DIR (default a fresh temp dir, removed at the end unless --keep).
 // Exit code 0 when every invariant held, 1 otherwise.
@@ -43,6 +45,7 @@ function parseArgs(argv) {
     keep: false,
     maxSlope: null,
     mallocArenaMax: 2,
+    columnCacheMiB: 128,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -61,11 +64,20 @@ function parseArgs(argv) {
     else if (arg === '--keep') opts.keep = true;
     else if (arg === '--max-slope') opts.maxSlope = Number(next());
     else if (arg === '--malloc-arena-max') opts.mallocArenaMax = Number(next());
+    else if (arg === '--column-cache-mib') opts.columnCacheMiB = Number(next());
     else throw new Error(`unknown option ${arg}`);
   }
   if (opts.maxSlope !== null && !Number.isFinite(opts.maxSlope))
     throw new Error('--max-slope must be a number');
-  for (const k of ['minutes', 'cycles', 'clients', 'killEvery', 'batch', 'mallocArenaMax']) {
+  for (const k of [
+    'minutes',
+    'cycles',
+    'clients',
+    'killEvery',
+    'batch',
+    'mallocArenaMax',
+    'columnCacheMiB',
+  ]) {
     if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
   }
   return opts;
@@ -265,11 +277,13 @@ async function main() {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-soak-'));
   // glibc gives each thread that allocates its own malloc arena (up to 8 per core) and keeps what they
   // free: the server's RSS then climbs for minutes with a flat heap (docs/reliability.md, "Memory").
-  const server = new Server(
-    await freePort(),
-    dataDir,
-    opts.mallocArenaMax > 0 ? { MALLOC_ARENA_MAX: String(opts.mallocArenaMax) } : {},
-  );
+  // The decoded-column caches (a quarter of RAM by default, mostly in the query workers, where /metrics
+  // does not see them) fill for as long as queries read new blocks: bounded, but for far longer than a
+  // soak runs. A small bound fills within the warm-up, so growth after it is something else.
+  const serverEnv = {};
+  if (opts.mallocArenaMax > 0) serverEnv.MALLOC_ARENA_MAX = String(opts.mallocArenaMax);
+  if (opts.columnCacheMiB > 0) serverEnv.QUARRY_COLUMN_CACHE_BYTES = String(opts.columnCacheMiB * MiB);
+  const server = new Server(await freePort(), dataDir, serverEnv);
   const rec = new Recorder();
   const runMs = opts.minutes * 60_000;
   const log = (line) => process.stderr.write(`[soak ${((Date.now() - t0) / 1000).toFixed(0)}s] ${line}\n`);
@@ -579,6 +593,7 @@ async function main() {
       warmSamples: warm.length,
       warmupSeconds: warmupS,
       mallocArenaMax: opts.mallocArenaMax || null,
+      columnCacheMiB: opts.columnCacheMiB || null,
       floorsMiB: opts.killEvery > 0 ? undefined : warm.map((w) => +(w.bytes / MiB).toFixed(1)),
       slopeMiBPerMinute: +((slopeBytesPerS * 60) / MiB).toFixed(2),
     },
