@@ -43,8 +43,11 @@ RUN apt-get update \
   && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin quarry \
   && mkdir /data \
   && chown 10001:10001 /data
+# glibc's malloc keeps up to 8 arenas per core that worker threads grow and seldom return (docs/operations.md,
+# Memory): two bound the server's RSS.
 ENV NODE_ENV=production \
-  QUARRY_DATA_DIR=/data
+  QUARRY_DATA_DIR=/data \
+  MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /out/ ./
 USER 10001:10001

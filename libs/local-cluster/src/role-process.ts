@@ -69,6 +69,8 @@ export class RoleProcess {
     const child = spawn(process.execPath, ['--initial-old-space-size=128', main], {
       cwd: REPO_ROOT,
       env: {
+        // Bounds glibc's per-thread arenas, as the image does (docs/operations.md, Memory).
+        MALLOC_ARENA_MAX: '2',
         ...process.env,
         ...this.options.env,
         PORT: String(this.port),
