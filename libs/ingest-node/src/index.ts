@@ -1,4 +1,5 @@
 import type { RoleModule } from '@quarry/server';
+import { CLUSTER_LIMITS } from './cluster-limits.provider';
 import { HecAuthSchemes } from './hec-auth-scheme';
 import { HecController } from './hec.controller';
 import { HecService } from './hec.service';
@@ -24,6 +25,8 @@ export const INGEST_ROLE: RoleModule = {
     HecService,
     HecAuthSchemes,
     OtlpGrpcServer,
+    // Cluster shape: rate limits and ingest quotas shared by the region's nodes.
+    CLUSTER_LIMITS,
   ],
 };
 export { OtlpGrpcServer } from './otlp-grpc.server';

@@ -1,5 +1,6 @@
 import { AlertingLogController, AlertingService } from '@quarry/alerting';
 import type { RoleModule } from '@quarry/server';
+import { CLUSTER_LIMITS } from './cluster-limits.provider';
 import { AnnotationsController } from './annotations.controller';
 import { AnnotationsService } from './annotations.service';
 import { ClusterController } from './cluster.controller';
@@ -65,5 +66,7 @@ export const MANAGEMENT_ROLE: RoleModule = {
     NotifiersService,
     // Runs the monitors (libs/alerting): in the standalone server and on every management node.
     AlertingService,
+    // Cluster shape: rate limits shared by the region's nodes.
+    CLUSTER_LIMITS,
   ],
 };

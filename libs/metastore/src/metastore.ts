@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '@quarry/common';
+import { AdmissionCounterRepository } from './admission-counter.repository';
 import { AlertRepository } from './alert.repository';
 import { BlockRepository } from './block.repository';
 import { ClusterRepository } from './cluster.repository';
@@ -43,6 +44,8 @@ export class Metastore {
   readonly cluster: ClusterRepository;
   /** Monitor runs, their evaluation state and alert history. */
   readonly alerts: AlertRepository;
+  /** The region's shared rate-limit, quota and query-cost counters (cluster shape). */
+  readonly admissionCounters: AdmissionCounterRepository;
 
   private constructor(
     readonly db: SqlDatabase,
@@ -59,6 +62,7 @@ export class Metastore {
     this.resources = new ResourceRepository(db, clock);
     this.cluster = new ClusterRepository(db);
     this.alerts = new AlertRepository(db, clock);
+    this.admissionCounters = new AdmissionCounterRepository(db);
   }
 
   /** Opens the embedded PGlite database (`null` = in memory, else a data directory) and migrates it. */

@@ -12,6 +12,7 @@ export const REGION_TABLES = [
   'log_epochs',
   'leases',
   'cluster_members',
+  'admission_counters',
 ] as const;
 
 /**

@@ -20,7 +20,7 @@ export interface AdmissionLimits {
   queryQueueTimeoutMs: number;
   /** Seconds a refused client is told to wait (`Retry-After`). */
   retryAfterSeconds: number;
-  /** Requests per minute per token (per client address without one); 0 = off. */
+  /** Requests per minute per token (per client address without one); 0 = off. Per region in a cluster. */
   rateLimitPerMinute: number;
   /** Ingest bytes (after decompression) per token per quota window; 0 = off. */
   ingestQuotaBytes: number;
@@ -30,6 +30,8 @@ export interface AdmissionLimits {
   queryCostBudgetGbMs: number;
   /** The query-cost budget's window, aligned to the epoch. */
   queryCostWindowSeconds: number;
+  /** Cluster shape: how often a node publishes its counts to the region's shared counters and reads them back. */
+  limitsSyncIntervalMs: number;
   /** Time a client has to send the request headers (Node's `server.headersTimeout`). */
   headersTimeoutMs: number;
   /** Time a client has to send the whole request (Node's `server.requestTimeout`); 0 = none. */
@@ -91,14 +93,14 @@ export const ADMISSION_VARIABLES: Record<string, Variable> = {
     default: 0,
     min: 0,
     max: 1_000_000_000,
-    help: 'Requests per minute per token (per client address without a token), per node; past it 429 with X-RateLimit-* headers (0 = off, and no headers).',
+    help: 'Requests per minute per token (per client address without a token), per region in the cluster shape (shared through the metastore), per server standalone; past it 429 with X-RateLimit-* headers (0 = off, and no headers).',
   },
   QUARRY_INGEST_QUOTA_BYTES: {
     key: 'ingestQuotaBytes',
     default: 0,
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
-    help: 'Ingest bytes (after decompression, as processedBytes counts them) per token per quota window, per node; past it 429 with X-IngestLimit-* headers (0 = off, and no headers).',
+    help: 'Ingest bytes (after decompression, as processedBytes counts them) per token per quota window, per region in the cluster shape, per server standalone; past it 429 with X-IngestLimit-* headers (0 = off, and no headers).',
   },
   QUARRY_INGEST_QUOTA_WINDOW_SECONDS: {
     key: 'ingestQuotaWindowSeconds',
@@ -112,7 +114,7 @@ export const ADMISSION_VARIABLES: Record<string, Variable> = {
     default: 0,
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
-    help: 'Query cost in GB·ms (a query counts 1 GB for each millisecond it runs) per token per window, per node; query responses carry X-QueryLimit-* and past it 429 (0 = off, and no headers).',
+    help: 'Query cost in GB·ms (a query counts 1 GB for each millisecond it runs) per token per window, per region in the cluster shape, per server standalone; query responses carry X-QueryLimit-* and past it 429 (0 = off, and no headers).',
   },
   QUARRY_QUERY_COST_WINDOW_SECONDS: {
     key: 'queryCostWindowSeconds',
@@ -120,6 +122,13 @@ export const ADMISSION_VARIABLES: Record<string, Variable> = {
     min: 1,
     max: 366 * 86_400,
     help: 'Window of the query-cost budget, aligned to the epoch, in seconds (default 30 days).',
+  },
+  QUARRY_LIMITS_SYNC_MS: {
+    key: 'limitsSyncIntervalMs',
+    default: 1000,
+    min: 50,
+    max: 60_000,
+    help: "Cluster shape: every this many milliseconds (S) a node adds its rate-limit, quota and query-cost counts to the region's shared counters in the metastore and reads back the totals; a region may pass a limit by at most nodes × per-node rate × 2·S.",
   },
   QUARRY_HEADERS_TIMEOUT_MS: {
     key: 'headersTimeoutMs',

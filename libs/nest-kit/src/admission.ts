@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QuarryError } from '@quarry/common';
 import type { AdmissionLimits } from './admission-config';
 import { FixedWindowCounter, subjectOf, type WindowState } from './rate-limit';
+import type { NamedCounter } from './rate-limit-cluster';
 import { bodyDeadline } from './slow-client';
 import { traceIdOf } from './trace-id';
 
@@ -15,8 +16,12 @@ const INGEST_PATH =
   /^\/(?:v1\/(?:ingest\/[^/]+|datasets\/[^/]+\/ingest|logs|traces|metrics)|services\/collector(?:\/.*)?)$/;
 const QUERY_PATH =
   /^\/v1\/(?:datasets\/_apl|query\/_apl|query\/_mpl|query\/_metrics|query\/batch|datasets\/[^/]+\/query)$/;
-/** Probes and scrapes are never rate limited (an orchestrator must always see the node). */
-const PROBE_PATH = /^\/(?:healthz|readyz|metrics)$/;
+/**
+ * Never rate limited: probes and scrapes (an orchestrator must always see the node), and RPC between
+ * cluster nodes (`/internal/`, authenticated by the cluster secret and never forwarded by the gateway:
+ * the user's request that caused it was counted where it arrived).
+ */
+const UNLIMITED_PATH = /^\/(?:healthz|readyz|metrics|internal\/.*)$/;
 
 export function classifyRoute(method: string, url: string): RouteClass {
   if (method !== 'POST') return 'other';
@@ -161,6 +166,19 @@ export class Admission {
     this.queryCost?.add(key, gbMs, nowMs);
   }
 
+  /**
+   * The per-token counters that are on, each with the name its rows carry in the region's shared counters
+   * (kind and window, so nodes configured with different windows never add to each other's rows).
+   */
+  get namedCounters(): NamedCounter[] {
+    const named: NamedCounter[] = [];
+    if (this.rate) named.push({ name: `requests/${this.rate.windowMs}`, counter: this.rate });
+    if (this.quota) named.push({ name: `ingest_bytes/${this.quota.windowMs}`, counter: this.quota });
+    if (this.queryCost)
+      named.push({ name: `query_gbms/${this.queryCost.windowMs}`, counter: this.queryCost });
+    return named;
+  }
+
   /** Subjects remembered by the rate limiter, the quota and the query-cost budget (bounded). */
   get trackedSubjects(): number {
     return (this.rate?.size ?? 0) + (this.quota?.size ?? 0) + (this.queryCost?.size ?? 0);
@@ -244,12 +262,23 @@ function quotaHeaders(reply: FastifyReply, state: WindowState): void {
   void reply.header('X-IngestLimit-Reset', String(state.resetEpochSeconds));
 }
 
+const ADMISSIONS = new WeakMap<object, Admission>();
+
+/**
+ * The admission control `registerAdmission` installed on a Fastify instance (a role's providers reach it
+ * through Nest's HttpAdapterHost to share its counters across the cluster); undefined when none was.
+ */
+export function admissionOf(app: object): Admission | undefined {
+  return ADMISSIONS.get(app);
+}
+
 /**
  * Installs admission control on a Fastify instance, before any route: `onRequest` refuses what is over a
  * limit before the body is read, `preParsing` meters bodies sent without a length (and drops stalled
  * ones), and everything held is given back when the response closes.
  */
 export function registerAdmission(app: FastifyInstance, admission: Admission): void {
+  ADMISSIONS.set(app, admission);
   const { limits } = admission;
   app.addHook('onRequest', async (request, reply) => {
     const route = classifyRoute(request.method, request.url);
@@ -258,7 +287,7 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
     const held: Held = { route, reservedBytes: 0, counted: false, costKey: null, runningSince: 0n };
     (request as unknown as { [HELD]: Held })[HELD] = held;
 
-    if (!PROBE_PATH.test(path)) {
+    if (!UNLIMITED_PATH.test(path)) {
       const rate = admission.takeRequest(subject.key);
       if (rate !== null) {
         rateHeaders(reply, subject.scope, rate);

@@ -8,3 +8,5 @@ export * from './admission-config';
 export * from './admission';
 export * from './rate-limit';
 export * from './slow-client';
+export * from './rate-limit-cluster';
+export * from './admission-cluster';

@@ -1,4 +1,5 @@
 import type { RoleModule } from '@quarry/server';
+import { CLUSTER_LIMITS } from './cluster-limits.provider';
 import { BatchQueryController } from './batch-query.controller';
 import { BatchQueryService } from './batch-query.service';
 import { InternalQueryController } from './internal-query.controller';
@@ -24,5 +25,13 @@ export const QUERY_ROLE: RoleModule = {
     // Monitor runs sent by the management nodes' scheduler (libs/alerting): what a user query sees.
     MonitorQueryController,
   ],
-  providers: [QueryService, LegacyQueryService, BatchQueryService, MetricsInfoService, MplQueryService],
+  providers: [
+    QueryService,
+    LegacyQueryService,
+    BatchQueryService,
+    MetricsInfoService,
+    MplQueryService,
+    // Cluster shape: rate limits and query-cost budgets shared by the region's nodes.
+    CLUSTER_LIMITS,
+  ],
 };

@@ -9,6 +9,7 @@ import { migration0007 } from './0007-regions';
 import { migration0008 } from './0008-alerts';
 import { migration0009 } from './0009-alerting-log';
 import { migration0010 } from './0010-hec-channels';
+import { migration0011 } from './0011-admission-counters';
 
 export type { Migration } from './migration';
 
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];
