@@ -139,8 +139,18 @@ function memoryReport(samples, warmupS, killing) {
     warm = warm.filter((s) => s.life === last);
   }
   const out = { samples: warm.length };
-  const counts = ['tailRows', 'blocks', 'mergedBlocks'];
-  for (const key of ['rss', 'heapUsed', 'heapTotal', 'external', 'columnCache', ...counts]) {
+  const counts = ['tailRows', 'blocks', 'mergedBlocks', 'logSegments'];
+  const bytes = ['rss', 'heapUsed', 'heapTotal', 'external', 'columnCache'];
+  bytes.push(
+    'queryHeap',
+    'queryExternal',
+    'cpuHeap',
+    'cpuExternal',
+    'metastoreHeap',
+    'metastoreWasm',
+    'caches',
+  );
+  for (const key of [...bytes, ...counts]) {
     const xs = warm.filter((s) => Number.isFinite(s[key]));
     if (xs.length === 0) continue;
     const scale = counts.includes(key) ? 1 : MiB;
@@ -151,6 +161,16 @@ function memoryReport(samples, warmupS, killing) {
     };
   }
   return out;
+}
+
+/** The sum of a labelled metric's samples whose labels pass `match`, or null when there are none. */
+function sumLabelled(text, name, match) {
+  let total = null;
+  for (const m of text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
+    const labels = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (match(labels)) total = (total ?? 0) + Number(m[2]);
+  }
+  return total;
 }
 
 /** The standalone server as a child process on a fixed port and data directory, killed and restarted. */
@@ -422,6 +442,23 @@ async function main() {
     tailRows: 'quarry_tail_rows',
     blocks: 'quarry_blocks',
     mergedBlocks: 'quarry_merged_blocks',
+    logSegments: 'quarry_log_segments',
+  };
+  // Worker threads, caches and PGlite (summed over the label values that match).
+  const labelledMemory = {
+    queryHeap: [
+      'quarry_thread_memory_bytes',
+      (l) => l.thread?.startsWith('query-') && l.kind === 'heap_used',
+    ],
+    queryExternal: [
+      'quarry_thread_memory_bytes',
+      (l) => l.thread?.startsWith('query-') && l.kind === 'external',
+    ],
+    cpuHeap: ['quarry_thread_memory_bytes', (l) => l.thread?.startsWith('cpu-') && l.kind === 'heap_used'],
+    cpuExternal: ['quarry_thread_memory_bytes', (l) => l.thread?.startsWith('cpu-') && l.kind === 'external'],
+    metastoreHeap: ['quarry_thread_memory_bytes', (l) => l.thread === 'metastore' && l.kind === 'heap_used'],
+    metastoreWasm: ['quarry_thread_memory_bytes', (l) => l.thread === 'metastore' && l.kind === 'wasm'],
+    caches: ['quarry_cache_bytes', () => true],
   };
   const memorySampler = setInterval(async () => {
     if (server.startedAt === 0) return;
@@ -434,6 +471,10 @@ async function main() {
       for (const [key, name] of Object.entries(memoryNames)) {
         const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
         if (m) sample[key] = Number(m[1]);
+      }
+      for (const [key, [name, match]] of Object.entries(labelledMemory)) {
+        const total = sumLabelled(text, name, match);
+        if (total !== null) sample[key] = total;
       }
       memory.push(sample);
     } catch {

@@ -1,4 +1,4 @@
-export type { SqlDatabase } from './sql-database.port';
+export type { MetastoreMemory, SqlDatabase } from './sql-database.port';
 export { SavepointTransaction, type TransactionHandle } from './savepoint-transaction';
 export { PgliteDatabase, SqlError } from './pglite-database.adapter';
 export { PgDatabase } from './pg-database.adapter';

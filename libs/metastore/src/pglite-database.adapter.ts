@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { unavailable } from '@quarry/common';
 import { PGLITE_WORKER_SCRIPT } from './pglite-worker-script';
 import { SavepointTransaction } from './savepoint-transaction';
-import type { SqlDatabase } from './sql-database.port';
+import type { MetastoreMemory, SqlDatabase } from './sql-database.port';
 
 /**
  * A freshly initialized, empty data directory (tar). `initdb` dominates opening a new in-memory PGlite
@@ -120,7 +120,21 @@ export class PgliteDatabase implements SqlDatabase {
   private readonly lock = new AsyncLock();
   private closed: Promise<void> | null = null;
 
-  private constructor(private readonly conn: WorkerConnection) {}
+  private constructor(
+    private readonly conn: WorkerConnection,
+    private readonly memorySlot: Float64Array,
+  ) {}
+
+  /**
+   * What the PGlite thread holds, as it last reported it (every 2 s): its heap, external memory and
+   * PGlite's WebAssembly memory (which grows with the data and never shrinks); null before the first
+   * report.
+   */
+  memory(): MetastoreMemory | null {
+    const m = this.memorySlot;
+    if (m[5] === 0) return null;
+    return { heapUsed: m[0], heapTotal: m[1], external: m[2], arrayBuffers: m[3], wasmMemory: m[4] };
+  }
 
   /**
    * Opens a database. `null` gives a throw-away in-memory database (the fast fake used by tests); a
@@ -141,12 +155,14 @@ export class PgliteDatabase implements SqlDatabase {
       }
     }
     const useTemplate = dataDir === null && emptyDataDirTemplate !== null;
+    const memory = new SharedArrayBuffer(6 * 8);
     const worker = new Worker(PGLITE_WORKER_SCRIPT, {
       eval: true,
       workerData: {
         pglitePath: require.resolve('@electric-sql/pglite'),
         dataDir,
         template: useTemplate ? emptyDataDirTemplate : null,
+        memory,
       },
     });
     const conn = new WorkerConnection(worker);
@@ -160,7 +176,7 @@ export class PgliteDatabase implements SqlDatabase {
       await conn.terminate();
       throw openFailed(err);
     }
-    return new PgliteDatabase(conn);
+    return new PgliteDatabase(conn, new Float64Array(memory));
   }
 
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -31,6 +31,29 @@ const ready = (async () => {
   db = await PGlite.create(options);
 })();
 
+// Memory, for the parent's /metrics: heap, external, ArrayBuffers, PGlite's WebAssembly memory (it
+// grows with the data and never shrinks), time written. A shared array: no message, read when scraped.
+if (workerData.memory) {
+  const memory = new Float64Array(workerData.memory);
+  const report = () => {
+    const usage = process.memoryUsage();
+    let wasm = 0;
+    try {
+      wasm = db && db.mod && db.mod.HEAPU8 ? db.mod.HEAPU8.byteLength : 0;
+    } catch {
+      wasm = 0;
+    }
+    memory[0] = usage.heapUsed;
+    memory[1] = usage.heapTotal;
+    memory[2] = usage.external;
+    memory[3] = usage.arrayBuffers;
+    memory[4] = wasm;
+    memory[5] = Date.now();
+  };
+  report();
+  setInterval(report, 2000).unref();
+}
+
 ready.then(
   () => parentPort.postMessage({ id: 0, result: null }),
   (err) => parentPort.postMessage({ id: 0, error: serializeError(err) }),

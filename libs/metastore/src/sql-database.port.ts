@@ -16,4 +16,19 @@ export interface SqlDatabase {
   transaction<T>(fn: (tx: SqlDatabase) => Promise<T>): Promise<T>;
   /** Releases the connection(s). Idempotent. */
   close(): Promise<void>;
+  /**
+   * What an embedded database holds in this process (PGlite's thread), for `/metrics`; absent for a
+   * PostgreSQL server (its memory is another process's).
+   */
+  memory?(): MetastoreMemory | null;
+}
+
+/** Bytes held by an embedded database's thread. */
+export interface MetastoreMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** PGlite's WebAssembly memory: grows with the data and never shrinks. */
+  wasmMemory: number;
 }

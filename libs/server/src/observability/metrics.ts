@@ -2,6 +2,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Admission } from '@quarry/nest-kit';
 import type { StorageRuntime } from '../storage/storage-runtime';
+import type { ThreadMemory } from '../workers/thread-memory';
 
 /**
  * Prometheus metrics of one Quarry process, in a registry of its own (tests run several servers in one
@@ -180,6 +181,56 @@ export class QuarryMetrics {
       'Estimated bytes of decoded columns cached for queries.',
       () => storage.catalog.cachedColumnBytes,
     );
+    // Where RSS lives besides the main isolate (whose heap and external memory are the
+    // quarry_process_nodejs_* metrics): each worker thread's heap and Buffers, the block-reader caches
+    // of the main thread and of each query worker, PGlite's WebAssembly memory.
+    new Gauge({
+      name: 'quarry_thread_memory_bytes',
+      help: 'Memory of the worker threads as each last reported it (every 2 s), by thread (query-N, cpu-N, metastore) and kind (heap_used, heap_total, external, array_buffers, malloced, wasm).',
+      labelNames: ['thread', 'kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const threads = storage.threadMemory();
+        const put = (thread: string, m: ThreadMemory) => {
+          this.set({ thread, kind: 'heap_used' }, m.heapUsed);
+          this.set({ thread, kind: 'heap_total' }, m.heapTotal);
+          this.set({ thread, kind: 'external' }, m.external);
+          this.set({ thread, kind: 'array_buffers' }, m.arrayBuffers);
+          this.set({ thread, kind: 'malloced' }, m.mallocedMemory);
+        };
+        threads.query.forEach((m, i) => m && put(`query-${i}`, m));
+        threads.cpu.forEach((m, i) => put(`cpu-${i}`, m));
+        const meta = threads.metastore;
+        if (meta) {
+          this.set({ thread: 'metastore', kind: 'heap_used' }, meta.heapUsed);
+          this.set({ thread: 'metastore', kind: 'heap_total' }, meta.heapTotal);
+          this.set({ thread: 'metastore', kind: 'external' }, meta.external);
+          this.set({ thread: 'metastore', kind: 'array_buffers' }, meta.arrayBuffers);
+          this.set({ thread: 'metastore', kind: 'wasm' }, meta.wasmMemory);
+        }
+      },
+    });
+    new Gauge({
+      name: 'quarry_cache_bytes',
+      help: 'Bytes held by the block-reader caches, by thread (main, query-N) and cache (column: QUARRY_COLUMN_CACHE_BYTES; file: QUARRY_FILE_CACHE_BYTES; footer; filter).',
+      labelNames: ['thread', 'cache'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const put = (
+          thread: string,
+          c: Pick<ThreadMemory, 'columnCache' | 'fileCache' | 'footerCache' | 'filterCache'>,
+        ) => {
+          this.set({ thread, cache: 'column' }, c.columnCache);
+          this.set({ thread, cache: 'file' }, c.fileCache);
+          this.set({ thread, cache: 'footer' }, c.footerCache);
+          this.set({ thread, cache: 'filter' }, c.filterCache);
+        };
+        put('main', storage.catalog.cacheBytes);
+        storage.threadMemory().query.forEach((m, i) => m && put(`query-${i}`, m));
+      },
+    });
     gauge(
       'quarry_query_split_summarizes',
       'Summarizes split across the query worker threads since start.',

@@ -100,51 +100,53 @@ export function buildBlocksFromRecords(payloads: readonly Uint8Array[], policy: 
   );
 }
 
-/** Inputs `start` to `end` (exclusive) of a merge, and the block they became. */
+/** The inputs of a merge (indexes into its run, ascending), and the block they became. */
 export interface MergedGroup {
-  start: number;
-  end: number;
+  inputs: number[];
   block: BuiltBlock;
 }
 
 /**
- * `buildBlock` over stored blocks, in groups: consecutive inputs whose shared columns have the same kind
- * are merged together, and a column with another kind starts a new group. Merging a field that is a
- * string in one block and a number in another would change answers (they stay apart), but refusing the
- * whole run left every such dataset with thousands of small blocks for good: a soak mixing CSV (strings)
- * and JSON (numbers) grew by 600 unmerged blocks a minute, and the merger read them all again each round.
- * Groups of one input are not returned.
+ * `buildBlock` over stored blocks, in groups of inputs whose shared columns have the same kind. Merging
+ * a field that is a string in one block and a number in another would change answers (they stay apart),
+ * but refusing the whole run left every such dataset with thousands of small blocks for good: a soak
+ * mixing CSV (strings) and JSON (numbers) grew by 600 unmerged blocks a minute, and the merger read them
+ * all again each round. Splitting only where consecutive blocks disagree was not enough either: when the
+ * formats alternate, so do the blocks' kinds, every part held one block, and the soak still grew by 350
+ * unmerged blocks a minute. So blocks group by kinds wherever they sit in the run (time order does not
+ * matter to a merge: its output is sorted by `_time`). Groups of one input are not returned.
  */
 export function mergeBlocks(blocks: readonly Uint8Array[]): MergedGroup[] {
   const batches = blocks.map((bytes) => decodeBlock(bytes));
   const groups: MergedGroup[] = [];
-  for (const [start, end] of compatibleGroups(batches)) {
-    if (end - start >= 2) groups.push({ start, end, block: buildBlock(batches.slice(start, end)) });
+  for (const inputs of compatibleGroups(batches)) {
+    if (inputs.length >= 2) groups.push({ inputs, block: buildBlock(inputs.map((i) => batches[i])) });
   }
   return groups;
 }
 
-/** Maximal runs of consecutive batches in which every column present in several has one kind. */
-export function compatibleGroups(batches: readonly ColumnBatch[]): [number, number][] {
-  const groups: [number, number][] = [];
-  let start = 0;
-  let kinds = new Map<string, string>();
+/**
+ * The batches in groups in which every column has one kind: each batch joins the first group whose
+ * columns agree with its own (a batch without the disputed column agrees with any), else starts a new
+ * one. Indexes ascend within a group.
+ */
+export function compatibleGroups(batches: readonly ColumnBatch[]): number[][] {
+  const groups: { inputs: number[]; kinds: Map<string, string> }[] = [];
   for (let i = 0; i < batches.length; i++) {
-    let agrees = true;
-    for (const [name, column] of batches[i].columns) {
-      const seen = kinds.get(name);
-      if (seen !== undefined && seen !== column.kind) {
-        agrees = false;
-        break;
+    const columns = batches[i].columns;
+    let home = groups.find((g) => {
+      for (const [name, column] of columns) {
+        const seen = g.kinds.get(name);
+        if (seen !== undefined && seen !== column.kind) return false;
       }
+      return true;
+    });
+    if (home === undefined) {
+      home = { inputs: [], kinds: new Map() };
+      groups.push(home);
     }
-    if (!agrees) {
-      groups.push([start, i]);
-      start = i;
-      kinds = new Map();
-    }
-    for (const [name, column] of batches[i].columns) kinds.set(name, column.kind);
+    home.inputs.push(i);
+    for (const [name, column] of columns) home.kinds.set(name, column.kind);
   }
-  if (batches.length > 0) groups.push([start, batches.length]);
-  return groups;
+  return groups.map((g) => g.inputs);
 }

@@ -86,9 +86,9 @@ export interface MergeResult {
  *
  * A run's inputs are read and merged outside the storage lock; then, under the lock, the merged block
  * replaces its inputs in ONE metastore transaction (`swapBlocks`) and in the in-memory index in one
- * synchronous step, so a query sees either the inputs or the merged block. Only consecutive blocks that
- * agree on every shared column's kind are merged together (a field that is a string in one block and a
- * number in another keeps answering exactly as before); a run splits where a kind changes. Inputs that vanished meanwhile (dataset deleted, blocks
+ * synchronous step, so a query sees either the inputs or the merged block. Only blocks that agree on
+ * every shared column's kind are merged together (a field that is a string in one block and a number in
+ * another keeps answering exactly as before): a run's blocks group by kinds (`compatibleGroups`). Inputs that vanished meanwhile (dataset deleted, blocks
  * trimmed) cancel the swap. Merged-away objects are deleted after a grace period; objects orphaned by a
  * crash in between are removed by `sweepOrphans` at the next start.
  */
@@ -179,7 +179,7 @@ export class BlockMerger {
   }
 
   /**
-   * Merges a run: its consecutive blocks whose columns agree on their kinds become one block each
+   * Merges a run: its blocks whose columns agree on their kinds become one block per group
    * (`mergeBlocks`). A run that gave nothing to merge is remembered and not read again until its blocks
    * change (a new block joins it, or some merge away), so blocks that can never merge cost one read.
    */
@@ -197,9 +197,15 @@ export class BlockMerger {
       return result;
     }
     for (const group of groups) {
-      if (await this.swapIn(datasetId, run.slice(group.start, group.end), group.block)) {
+      if (
+        await this.swapIn(
+          datasetId,
+          group.inputs.map((i) => run[i]),
+          group.block,
+        )
+      ) {
         result.merged++;
-        result.replaced += group.end - group.start;
+        result.replaced += group.inputs.length;
       }
     }
     return result;

@@ -264,6 +264,16 @@ export class BlockReader {
     return this.columns.size;
   }
 
+  /** Bytes held by each of the reader's caches (all bounded: see the constructor and the limits). */
+  get cacheBytes(): { columnCache: number; fileCache: number; footerCache: number; filterCache: number } {
+    return {
+      columnCache: this.columns.size,
+      fileCache: this.files.size,
+      footerCache: this.footers.size,
+      filterCache: this.filters.size,
+    };
+  }
+
   /** Drops everything cached for a block (deleted or replaced). */
   forget(objectKey: string): void {
     this.files.delete(objectKey);

@@ -62,6 +62,11 @@ export class StorageCatalog implements Catalog {
     return this.reader.cachedColumnBytes;
   }
 
+  /** Bytes held by each of the main thread's block-reader caches. */
+  get cacheBytes() {
+    return this.reader.cacheBytes;
+  }
+
   forgetBlock(objectKey: string): void {
     this.reader.forget(objectKey);
   }

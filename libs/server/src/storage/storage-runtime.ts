@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { notFound, unavailable } from '@quarry/common';
 import type { IngestLog } from '@quarry/log';
-import type { DatasetRecord, Metastore } from '@quarry/metastore';
+import type { DatasetRecord, Metastore, MetastoreMemory } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AggregateOffload, RemotePartial } from '@quarry/query-exec';
 import type {
@@ -30,6 +30,7 @@ import type { TailBuffer } from './tail-buffer';
 import type { StorageParts } from './storage-parts';
 import { openEmbeddedStorage } from './open-embedded';
 import { CpuPool } from '../workers/cpu-pool';
+import type { ThreadMemory } from '../workers/thread-memory';
 import { WorkerAggregateOffload } from '../query/worker-aggregate-offload';
 import type { CatalogSync } from '../cluster/catalog-sync';
 import type { LogFollower } from '../cluster/log-follower';
@@ -94,6 +95,23 @@ export class StorageRuntime {
     this.followers = parts.followers;
     this.membership = parts.membership;
     this.regions = new Regions(config);
+  }
+
+  /**
+   * What the worker threads hold, as each last reported it (`workers/thread-memory.ts`): the query
+   * workers by shard (null before a worker's first report), the live ingest/compaction workers, and the
+   * embedded metastore's thread (null with a PostgreSQL server).
+   */
+  threadMemory(): {
+    query: Array<ThreadMemory | null>;
+    cpu: ThreadMemory[];
+    metastore: MetastoreMemory | null;
+  } {
+    return {
+      query: this.parts.queryPool?.memory() ?? [],
+      cpu: this.cpu.memory(),
+      metastore: this.metastore.db.memory?.() ?? null,
+    };
   }
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {

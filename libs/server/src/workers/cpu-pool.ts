@@ -2,6 +2,12 @@ import { types } from 'node:util';
 import { Piscina } from 'piscina';
 import { runTask, type CpuTaskName, type CpuTasks } from './cpu-tasks';
 import { unwrap, type TaskResult } from './task-result';
+import {
+  createThreadMemorySlots,
+  readThreadMemory,
+  type ThreadMemory,
+  type ThreadMemorySlots,
+} from './thread-memory';
 import { workerScript } from './worker-script';
 
 /**
@@ -13,11 +19,16 @@ import { workerScript } from './worker-script';
  * TypeScript sources (tests), so the package must be built first (`npm test` builds before it runs).
  */
 export class CpuPool {
-  private constructor(private readonly piscina: Piscina | null) {}
+  private constructor(
+    private readonly piscina: Piscina | null,
+    private readonly memorySlots: ThreadMemorySlots | null = null,
+  ) {}
 
   /** A pool of `threads` workers, or an inline runner when `threads` is 0. */
   static create(threads: number): CpuPool {
     if (threads <= 0) return new CpuPool(null);
+    // Spare slots: a worker that idled out keeps its slot until it is stale (thread-memory.ts).
+    const memory = createThreadMemorySlots(threads * 2);
     return new CpuPool(
       new Piscina({
         filename: workerScript('cpu-worker.js'),
@@ -25,8 +36,15 @@ export class CpuPool {
         maxThreads: threads,
         // Idle workers exit after a while; one always stays so the next request pays no start-up.
         idleTimeout: 30_000,
+        workerData: { memory },
       }),
+      memory,
     );
+  }
+
+  /** What each live worker holds (heap, Buffers), as it last reported it; empty inline. */
+  memory(): ThreadMemory[] {
+    return this.memorySlots ? readThreadMemory(this.memorySlots) : [];
   }
 
   get threads(): number {

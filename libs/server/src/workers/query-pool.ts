@@ -3,6 +3,12 @@ import { invalid } from '@quarry/common';
 import type { RemotePartial } from '@quarry/query-exec';
 import type { AggregateTaskInput } from './query-tasks';
 import { unwrap, type TaskResult } from './task-result';
+import {
+  createThreadMemorySlots,
+  readThreadMemory,
+  type ThreadMemory,
+  type ThreadMemorySlots,
+} from './thread-memory';
 import { workerScript } from './worker-script';
 
 /**
@@ -11,6 +17,8 @@ import { workerScript } from './worker-script';
  */
 export class QueryPool {
   private readonly shards: Piscina[];
+  /** Each shard's memory slot (one thread per shard). */
+  private readonly memorySlots: ThreadMemorySlots[];
 
   /**
    * `heapMb` bounds each worker's heap: a query whose part outgrows it fails (the worker is replaced)
@@ -20,9 +28,9 @@ export class QueryPool {
     threads: number,
     private readonly heapMb: number,
   ) {
-    this.shards = Array.from(
-      { length: threads },
-      () =>
+    this.memorySlots = Array.from({ length: threads }, () => createThreadMemorySlots(1));
+    this.shards = this.memorySlots.map(
+      (memory) =>
         new Piscina({
           filename: workerScript('query-worker.js'),
           minThreads: 1,
@@ -30,12 +38,18 @@ export class QueryPool {
           // Workers keep their caches: they never idle out.
           idleTimeout: Number.POSITIVE_INFINITY,
           resourceLimits: { maxOldGenerationSizeMb: heapMb },
+          workerData: { memory },
         }),
     );
   }
 
   get size(): number {
     return this.shards.length;
+  }
+
+  /** What each shard's worker holds (heap, Buffers, its reader's caches), as it last reported it. */
+  memory(): Array<ThreadMemory | null> {
+    return this.memorySlots.map((slots) => readThreadMemory(slots)[0] ?? null);
   }
 
   async aggregate(shard: number, input: AggregateTaskInput): Promise<RemotePartial> {

@@ -36,6 +36,8 @@ export interface AggregateTaskInput {
 }
 
 let reader: Promise<BlockReader> | null = null;
+/** The reader once open, for the memory report (`query-worker.ts`). */
+export let openedReader: BlockReader | null = null;
 
 function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
   const spec: ObjectStoreSpec =
@@ -45,14 +47,14 @@ function readerFor(config: QueryWorkerConfig): Promise<BlockReader> {
           cache: { ...config.objects.cache, dir: path.join(config.objects.cache.dir, `worker-${threadId}`) },
         }
       : config.objects;
-  reader ??= openObjectStore(spec).then(
-    (objects) =>
-      new BlockReader(objects, {
-        columnCacheBytes: config.columnCacheBytes,
-        fileCacheBytes: config.fileCacheBytes,
-        rangeReads: config.rangeReads,
-      }),
-  );
+  reader ??= openObjectStore(spec).then((objects) => {
+    openedReader = new BlockReader(objects, {
+      columnCacheBytes: config.columnCacheBytes,
+      fileCacheBytes: config.fileCacheBytes,
+      rangeReads: config.rangeReads,
+    });
+    return openedReader;
+  });
   return reader;
 }
 

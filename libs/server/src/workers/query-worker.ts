@@ -1,4 +1,11 @@
-import { runAggregateTask, type AggregateTaskInput } from './query-tasks';
+import { workerData } from 'piscina';
+import { openedReader, runAggregateTask, type AggregateTaskInput } from './query-tasks';
+import { reportThreadMemory, type ThreadMemorySlots } from './thread-memory';
+
+// This worker's heap and its reader's caches, for the main thread's /metrics (QueryPool.memory()).
+reportThreadMemory((workerData as { memory?: ThreadMemorySlots } | undefined)?.memory, () =>
+  openedReader ? openedReader.cacheBytes : {},
+);
 
 /** The worker-thread entry point loaded by `QueryPool` (from `dist/`). */
 export default function run(input: AggregateTaskInput) {
