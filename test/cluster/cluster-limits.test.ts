@@ -9,12 +9,15 @@ import { describeCluster, startClusterTarget, type ClusterTarget } from '../supp
  */
 const QUOTA = 60_000;
 const SYNC_MS = 500;
+/** Requests per minute per subject (the ingest test's ~80 requests stay well under it). */
+const RATE = 300;
 
 describeCluster('cluster-wide limits', () => {
   let target: ClusterTarget;
   beforeAll(async () => {
     target = await startClusterTarget({
       QUARRY_INGEST_QUOTA_BYTES: String(QUOTA),
+      QUARRY_RATE_LIMIT_PER_MINUTE: String(RATE),
       QUARRY_LIMITS_SYNC_MS: String(SYNC_MS),
     });
   }, 180_000);
@@ -108,5 +111,47 @@ describeCluster('cluster-wide limits', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(rows.map((r) => Number(r.used))).toEqual([admitted]);
+  }, 120_000);
+
+  it('two query nodes count one per-minute request limit between them', async () => {
+    // Requests without a token are charged to the client address; they are answered (401 or 404) after
+    // the rate limiter counted them, so they exercise the limit without touching the other test's token.
+    // One window for the whole run: start early in a minute.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    const nodes = target.cluster.nodesOf('query');
+    expect(nodes.length).toBeGreaterThanOrEqual(2);
+    const resets = new Set<string>();
+    const run = async (base: string) => {
+      let admitted = 0;
+      let refused = 0;
+      const first = Date.now();
+      let lastAdmitted = first;
+      while (refused < 3 && admitted < 2 * RATE) {
+        const res = await fetch(`${base}/v1/datasets`);
+        await res.arrayBuffer();
+        resets.add(res.headers.get('x-ratelimit-reset') ?? 'none');
+        if (res.status === 429) refused++;
+        else {
+          // 404 on a query node (the dataset list is the management role's), or 401: either way counted.
+          expect([401, 404]).toContain(res.status);
+          admitted++;
+          lastAdmitted = Date.now();
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return { admitted, rate: admitted / Math.max(0.001, (lastAdmitted - first) / 1000) };
+    };
+    const outcomes = await Promise.all(nodes.slice(0, 2).map((n) => run(n.url)));
+    const admitted = outcomes[0].admitted + outcomes[1].admitted;
+    const slack = outcomes.reduce((sum, o) => sum + o.rate * ((2 * SYNC_MS) / 1000) + 1, 0);
+    console.log(
+      `cluster limits: ${RATE} requests/minute, admitted ${admitted} (${outcomes.map((o) => o.admitted).join(' + ')}), ` +
+        `slack ${Math.round(slack)}, per-node rates ${outcomes.map((o) => Math.round(o.rate)).join(', ')}/s`,
+    );
+    expect([...resets]).toHaveLength(1);
+    expect(admitted).toBeGreaterThanOrEqual(RATE);
+    expect(admitted).toBeLessThanOrEqual(RATE + slack);
+    expect(RATE + slack).toBeLessThan(2 * RATE);
   }, 120_000);
 });
