@@ -39,6 +39,8 @@ describe('overload', () => {
     port = await freePort();
     child = spawn(process.execPath, [STANDALONE_MAIN], {
       env: {
+        // As the image and `npm start` run it (docs/operations.md, Memory).
+        MALLOC_ARENA_MAX: '2',
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',

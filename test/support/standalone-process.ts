@@ -41,6 +41,8 @@ export class StandaloneProcess {
     this.port = port;
     const child = spawn(process.execPath, [STANDALONE_MAIN], {
       env: {
+        // As the image and `npm start` run it (docs/operations.md, Memory).
+        MALLOC_ARENA_MAX: '2',
         ...process.env,
         PORT: String(this.port),
         HOST: '127.0.0.1',
