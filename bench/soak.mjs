@@ -13,7 +13,8 @@
 // --clients N ingest clients (default 4), --kill-every S seconds of uptime between kills (default 5, so
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
 // request (default 100), --malloc-arena-max N (the server's MALLOC_ARENA_MAX, default 2 as
-// docs/operations.md prescribes; 0 leaves glibc's default), --column-cache-mib N (the server's
+// docs/operations.md prescribes; 0 leaves glibc's default), --malloc-mmap-threshold-kib N (the server's
+// MALLOC_MMAP_THRESHOLD_, default unset), --column-cache-mib N (the server's
 // QUARRY_COLUMN_CACHE_BYTES in MiB, default 128, so the caches are full within the warm-up and what
 // grows after it is not a cache filling; 0 leaves the server's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
 // docs/reliability.md, "Memory"), --json FILE
@@ -45,6 +46,7 @@ function parseArgs(argv) {
     keep: false,
     maxSlope: null,
     mallocArenaMax: 2,
+    mallocMmapThresholdKiB: 0,
     columnCacheMiB: 128,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -64,6 +66,7 @@ function parseArgs(argv) {
     else if (arg === '--keep') opts.keep = true;
     else if (arg === '--max-slope') opts.maxSlope = Number(next());
     else if (arg === '--malloc-arena-max') opts.mallocArenaMax = Number(next());
+    else if (arg === '--malloc-mmap-threshold-kib') opts.mallocMmapThresholdKiB = Number(next());
     else if (arg === '--column-cache-mib') opts.columnCacheMiB = Number(next());
     else throw new Error(`unknown option ${arg}`);
   }
@@ -76,6 +79,7 @@ function parseArgs(argv) {
     'killEvery',
     'batch',
     'mallocArenaMax',
+    'mallocMmapThresholdKiB',
     'columnCacheMiB',
   ]) {
     if (!Number.isFinite(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative number`);
@@ -302,6 +306,10 @@ async function main() {
   // soak runs. A small bound fills within the warm-up, so growth after it is something else.
   const serverEnv = {};
   if (opts.mallocArenaMax > 0) serverEnv.MALLOC_ARENA_MAX = String(opts.mallocArenaMax);
+  // An experiment: allocations above the threshold get their own mapping, returned to the system when
+  // freed, instead of arena memory glibc keeps (docs/reliability.md, "Memory").
+  if (opts.mallocMmapThresholdKiB > 0)
+    serverEnv.MALLOC_MMAP_THRESHOLD_ = String(opts.mallocMmapThresholdKiB * 1024);
   if (opts.columnCacheMiB > 0) serverEnv.QUARRY_COLUMN_CACHE_BYTES = String(opts.columnCacheMiB * MiB);
   const server = new Server(await freePort(), dataDir, serverEnv);
   const rec = new Recorder();
@@ -634,6 +642,7 @@ async function main() {
       warmSamples: warm.length,
       warmupSeconds: warmupS,
       mallocArenaMax: opts.mallocArenaMax || null,
+      mallocMmapThresholdKiB: opts.mallocMmapThresholdKiB || null,
       columnCacheMiB: opts.columnCacheMiB || null,
       floorsMiB: opts.killEvery > 0 ? undefined : warm.map((w) => +(w.bytes / MiB).toFixed(1)),
       slopeMiBPerMinute: +((slopeBytesPerS * 60) / MiB).toFixed(2),
