@@ -1,3 +1,4 @@
+import { PgliteDatabase } from '@quarry/metastore';
 import { CpuPool } from './cpu-pool';
 import { QueryPool } from './query-pool';
 import {
@@ -70,6 +71,22 @@ describe('pools report their workers', () => {
       }
     } finally {
       await pool.close();
+    }
+  });
+
+  it("the metastore's PGlite thread reports its heap and its WebAssembly memory", async () => {
+    const db = await PgliteDatabase.open(null);
+    try {
+      const memory = await eventually(
+        () => db.memory(),
+        (m) => m !== null && m.wasmMemory > 0,
+      );
+      expect(memory!.heapUsed).toBeGreaterThan(1024 * 1024);
+      // PGlite's memory is tens of MiB at least, and counted in the thread's external memory.
+      expect(memory!.wasmMemory).toBeGreaterThan(16 * 1024 * 1024);
+      expect(memory!.external).toBeGreaterThanOrEqual(memory!.wasmMemory);
+    } finally {
+      await db.close();
     }
   });
 
