@@ -101,6 +101,9 @@ describe('rare scalar functions', () => {
     expect(f('indexof_regex', ['hello', 'l+'])).toBe(2);
     expect(f('parse_bytes', ['1 KB'])).toBe(1024);
     expect(f('format_bytes', [1536, 1])).toBe('1.5 KB');
+    // Found by the APL fuzzer: a precision over 100 threw in toFixed (a 500).
+    expect(f('format_bytes', [10332, 10332, 1])).toBe('10.08984375 KB');
+    expect(f('format_bytes', [1536, -3])).toBe('2 KB');
     expect(f('dynamic_to_json', [{ b: 1, a: [2] }], ['dynamic'])).toBe('{"a":[2],"b":1}');
     expect(f('unicode_codepoints_from_string', ['Aé'])).toEqual([65, 233]);
     expect(f('array_rotate_left', [[1, 2, 3, 4], 1])).toEqual([2, 3, 4, 1]);

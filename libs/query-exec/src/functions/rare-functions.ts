@@ -211,7 +211,8 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
       i = 0;
       while (i < BYTE_UNITS.length - 1 && Math.abs(n) >= Math.pow(b, i + 1)) i++;
     }
-    const p = typeof precision === 'number' ? Math.max(0, Math.trunc(precision)) : 0;
+    // toFixed takes 0–100 digits (beyond ~17 they change nothing): a larger precision is 100, not a 500.
+    const p = typeof precision === 'number' ? Math.min(100, Math.max(0, Math.trunc(precision))) : 0;
     const value = n / Math.pow(b, i);
     return `${Number(value.toFixed(p))} ${i === 0 ? 'Bytes' : BYTE_UNITS[i] + 'B'}`;
   },
