@@ -13,7 +13,7 @@ export interface LngLatPolygon {
 }
 
 /** A dynamic argument: the value itself, or JSON text of it. */
-function shapeValue(v: unknown): Record<string, unknown> | null {
+export function shapeValue(v: unknown): Record<string, unknown> | null {
   let value = v;
   if (typeof value === 'string') {
     try {

@@ -5,7 +5,7 @@
  * the sphere of geo-sphere.ts, except in the densify functions, whose input edges are straight lines in
  * (longitude, latitude) and whose output is a chain of geodesics within `tolerance` meters of them.
  */
-import { readPosition, type LngLatPolygon } from './geo-geojson';
+import { readPosition, shapeValue, type LngLatPolygon } from './geo-geojson';
 import { polygonContains } from './geo-polygon';
 import {
   add,
@@ -23,21 +23,6 @@ import {
   type Vec3,
 } from './geo-sphere';
 
-/** A dynamic argument: the value itself, or JSON text of it. */
-function shapeOf(v: unknown): Record<string, unknown> | null {
-  let value = v;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 /** A LineString's positions: at least two, each valid; no edge between antipodal points. */
 function readLinePositions(v: unknown): LngLat[] | null {
   if (!Array.isArray(v) || v.length < 2) return null;
@@ -54,7 +39,7 @@ function readLinePositions(v: unknown): LngLat[] | null {
 
 /** A LineString or MultiLineString as its lines of [lng, lat] positions, with the type it came as. */
 export function readLineShape(v: unknown): { multi: boolean; lines: LngLat[][] } | null {
-  const shape = shapeOf(v);
+  const shape = shapeValue(v);
   if (shape === null || !Array.isArray(shape.coordinates)) return null;
   if (shape.type === 'LineString') {
     const line = readLinePositions(shape.coordinates);
