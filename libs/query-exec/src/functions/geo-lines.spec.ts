@@ -95,6 +95,16 @@ describe('geo_line_interpolate_point and geo_line_locate_point', () => {
     );
   });
 
+  it('answers the earlier fraction when the line comes back to within rounding of a point (fast-check seed 1751878674)', () => {
+    const l: [number, number][] = [
+      [0, -70.96982471342223],
+      [-2.9999999999998805, -70.96982471342223],
+      [-9.325873406851315e-15, -70.96982471342223],
+      [-9.325873406851315e-15, -70.96982471342223],
+    ];
+    expect(call('geo_line_locate_point', lineString(l), 0, -70.96982471342223)).toBeLessThan(1e-9);
+  });
+
   it('interpolating a fraction outside [0, 1], or along several lines, is null', () => {
     const l = lineString([
       [0, 0],

@@ -141,6 +141,9 @@ function nearestOnArc(p: Vec3, a: Vec3, b: Vec3): { along: number; off: number }
  * first such point when several are equally near. A line of zero length answers 0.
  */
 export function lineLocate(line: readonly LngLat[], p: LngLat): number {
+  // Distances this close (about 6 µm on the ground) are rounding noise of the arc arithmetic: a line that
+  // comes back to within that of an earlier point ties with it, and the earlier point wins.
+  const TIE_RADIANS = 1e-12;
   const v = vecs(line);
   const q = toVec(p[0], p[1]);
   let best = Infinity;
@@ -148,7 +151,7 @@ export function lineLocate(line: readonly LngLat[], p: LngLat): number {
   let before = 0;
   for (let i = 0; i + 1 < v.length; i++) {
     const { along, off } = nearestOnArc(q, v[i], v[i + 1]);
-    if (off < best) {
+    if (off < best - TIE_RADIANS) {
       best = off;
       bestAlong = before + along;
     }
