@@ -486,7 +486,12 @@ export abstract class ExpressionParser extends Lookahead {
   }
 
   /** `datetime(...)` holds raw text (`2024-05-01 12:00:00`), so it is read from the source, not as tokens. */
-  protected parseDatetimeLiteral(nameTok: Token): Expr {
+  /**
+   * The raw text between the `(` the cursor is at and the next `)`, trimmed and unquoted, with the cursor
+   * moved past the `)`: datetime and guid literals are not tokens (`datetime(2024-01-01 10:00)`), so
+   * their text is read as written. `close` is the offset of the `)`.
+   */
+  private readRawParenText(): { raw: string; close: number } {
     const paren = this.advance();
     this.lookahead = [];
     const text = this.src.text;
@@ -496,9 +501,14 @@ export abstract class ExpressionParser extends Lookahead {
     let raw = text.slice(paren.end, close).trim();
     this.lexer.pos = close + 1;
     this.lastEnd = close + 1;
-    const span = this.src.span(nameTok.start, close + 1);
     if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
       raw = raw.slice(1, -1);
+    return { raw, close };
+  }
+
+  protected parseDatetimeLiteral(nameTok: Token): Expr {
+    const { raw, close } = this.readRawParenText();
+    const span = this.src.span(nameTok.start, close + 1);
     if (raw === 'null') return { kind: 'literal', type: 'datetime', value: null, span };
     const ms = DATE_PARTS.test(raw) ? datetimeFromParts(raw) : parseKustoDatetime(raw);
     if (ms === null) throw aplError('apl_invalid_datetime', { text: raw }, span);
@@ -621,17 +631,7 @@ export abstract class ExpressionParser extends Lookahead {
   /** `guid(74be27de-1e4e-49d9-b579-fe0b331d3642)` inside a dynamic literal: its text (Quarry has no guid type). */
   protected parseGuidText(nameTok: Token): unknown {
     this.advance(); // name
-    const paren = this.advance();
-    this.lookahead = [];
-    const text = this.src.text;
-    const close = text.indexOf(')', paren.end);
-    if (close < 0)
-      throw this.expected("')'", { kind: 'eof', text: '', start: text.length, end: text.length });
-    let raw = text.slice(paren.end, close).trim();
-    this.lexer.pos = close + 1;
-    this.lastEnd = close + 1;
-    if ((raw.startsWith('"') && raw.endsWith('"')) || (raw.startsWith("'") && raw.endsWith("'")))
-      raw = raw.slice(1, -1);
+    const { raw, close } = this.readRawParenText();
     if (raw === 'null') return null;
     if (!GUID_TEXT.test(raw)) {
       throw aplError(
