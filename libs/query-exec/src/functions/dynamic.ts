@@ -78,8 +78,12 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   array_sort_desc: (args) => arraySort(args, -1),
   array_sum: ([v]) => {
     if (!Array.isArray(v) || v.length === 0) return null;
+    // Kusto's page: an element of a non-numeric type makes the sum null (null elements are skipped).
     let s = 0;
-    for (const x of v) if (typeof x === 'number') s += x;
+    for (const x of v) {
+      if (typeof x === 'number') s += x;
+      else if (x !== null && x !== undefined) return null;
+    }
     return s;
   },
   array_slice: ([v, a, b]) => {

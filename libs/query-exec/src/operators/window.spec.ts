@@ -87,4 +87,69 @@ describe('window functions (laws over random rows and batch sizes)', () => {
       }),
     );
   });
+
+  it('row_window_session: the page example (1h from the first, 5m between neighbours, restart on a new ID)', async () => {
+    // Kusto's row_window_session page: ID 1 at 10:00 and 11:00, ID 2 at 10:16, 10:18 and 13:30, ID 3 at 11:30.
+    const m = 60_000;
+    const times = [600, 660, 616, 618, 810, 690].map((minutes) => minutes * m);
+    const newId = [false, false, true, false, false, true];
+    const batches: ColumnBatch[] = [
+      {
+        length: times.length,
+        columns: new Map([
+          ['x', columnFromValues(times, 'long')],
+          ['r', columnFromValues(newId, 'bool')],
+        ]),
+      },
+    ];
+    const schema = [
+      { name: 'x', type: 'long' as const },
+      { name: 'r', type: 'bool' as const },
+    ];
+    const expr = call(
+      'row_window_session',
+      [x, lit(60 * m, 'long'), lit(5 * m, 'long'), col('r', 'bool')],
+      'long',
+    );
+    const node: ExtendNode = {
+      kind: 'extend',
+      input: { kind: 'values', schema, rows: [] },
+      items: [{ name: 'w', expr }],
+      schema: [...schema, { name: 'w', type: 'long' }],
+      window: true,
+    };
+    const out: unknown[] = [];
+    for await (const b of windowExtend(streamOf(batches), node, testEnv())) {
+      for (let i = 0; i < b.length; i++) out.push(valueAt(b.columns.get('w')!, i));
+    }
+    expect(out).toEqual([600, 660, 616, 616, 810, 690].map((minutes) => minutes * m));
+  });
+
+  it('row_window_session: a row keeps its session start only while both distances hold', async () => {
+    const sortedValues = fc
+      .array(fc.integer({ min: 0, max: 50 }), { maxLength: 40 })
+      .map((xs) => [...xs].sort((a, b) => a - b));
+    await fc.assert(
+      fc.asyncProperty(
+        sortedValues,
+        size,
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 10 }),
+        async (xs, n, first, gap) => {
+          const expr = call('row_window_session', [x, lit(first, 'long'), lit(gap, 'long')], 'long');
+          const starts = (await windowOf(xs, expr, n)) as number[];
+          xs.forEach((v, i) => {
+            const continues = i > 0 && v < starts[i - 1] + first && v < xs[i - 1] + gap;
+            expect(starts[i]).toBe(continues ? starts[i - 1] : v);
+            expect(v - starts[i]).toBeLessThan(first);
+          });
+        },
+      ),
+    );
+  });
+
+  it('row_window_session: a null value is a null session and the next value starts a new one', async () => {
+    const expr = call('row_window_session', [x, lit(100, 'long'), lit(100, 'long')], 'long');
+    expect(await windowOf([1, 2, null, 3, 4], expr, 2)).toEqual([1, 1, null, 3, 3]);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Window functions over a serialized row set (Kusto's `prev`, `next`, `row_number`, `row_cumsum`,
- * `row_rank_dense`, `row_rank_min`): an extend whose items each compute one window function over every
+ * `row_rank_dense`, `row_rank_min`, `row_window_session`): an extend whose items each compute one window function over every
  * row of its input, in input order. The input is held whole (a row's value may depend on any other row's),
  * so the operator is blocking; the planner only places it above a serialized input (sort, top, serialize,
  * datatable), which the distributed path never splits below it.
@@ -95,6 +95,35 @@ function windowColumn(e: PExpr, batch: ColumnBatch, env: ExecEnv): Column {
         }
         previous = key;
         out[i] = rank;
+      }
+      break;
+    }
+    case 'row_window_session': {
+      // Kusto: a value starts a session when there is no session yet (or it began at null), when it is at
+      // least MaxDistanceFromFirst past the session's start or MaxDistanceBetweenNeighbors past the previous
+      // value, or when Restart is true; each row gets its session's first value. A null value is its own
+      // (null) session, so the next value starts a new one.
+      const values = arg(0)!;
+      const fromFirst = arg(1);
+      const betweenNeighbors = arg(2);
+      const restart = arg(3);
+      let start: number | null = null;
+      let previous: number | null = null;
+      for (let i = 0; i < n; i++) {
+        const raw = at(values, i);
+        const v = typeof raw === 'number' ? raw : null;
+        const maxFirst = at(fromFirst, i);
+        const maxGap = at(betweenNeighbors, i);
+        const isNew =
+          v === null ||
+          start === null ||
+          previous === null ||
+          restartAt(restart, i) ||
+          (typeof maxFirst === 'number' && v >= start + maxFirst) ||
+          (typeof maxGap === 'number' && v >= previous + maxGap);
+        if (isNew) start = v;
+        previous = v;
+        out[i] = start;
       }
       break;
     }

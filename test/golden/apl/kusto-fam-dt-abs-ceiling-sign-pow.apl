@@ -1,0 +1,2 @@
+// expect: abs(-5) 5; ceiling(-1.1) -1, ceiling(0) 0, ceiling(0.9) 1; sign(-42) -1, sign(0) 0, sign(11.2) 1; pow(2, 3) 8 (source: https://learn.microsoft.com/kusto/query/abs-function, https://learn.microsoft.com/kusto/query/ceiling-function, https://learn.microsoft.com/kusto/query/sign-function, https://learn.microsoft.com/kusto/query/pow-function)
+print a = abs(-5), c1 = ceiling(-1.1), c2 = ceiling(0), c3 = ceiling(0.9), s1 = sign(-42), s2 = sign(0), s3 = sign(11.2), result = pow(2, 3)

@@ -1,0 +1,2 @@
+// expect: dayofmonth 14, dayofyear 348, hourofday(2015-12-14 18:54) 18, getyear(2015-10-12) 2015 (source: https://learn.microsoft.com/kusto/query/day-of-month-function, https://learn.microsoft.com/kusto/query/day-of-year-function, https://learn.microsoft.com/kusto/query/hour-of-day-function, https://learn.microsoft.com/kusto/query/getyear-function)
+print dom = dayofmonth(datetime(2015-12-14)), doy = dayofyear(datetime(2015-12-14)), hour = hourofday(datetime(2015-12-14 18:54)), year = getyear(datetime(2015-10-12))
