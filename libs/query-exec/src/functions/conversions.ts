@@ -1,6 +1,9 @@
 import type { ColumnKind } from '@quarry/contracts';
 import { datetimeOf, isNullish, num, str, type ScalarImpl } from './scalar-impl';
 
+/** A long is 16 hex digits: tohex's longest padding. */
+const MAX_HEX_DIGITS = 16;
+
 function toLong(v: unknown, k: ColumnKind): number | null {
   const n = num(v, k);
   if (n === null || !Number.isFinite(n)) return null;
@@ -76,6 +79,8 @@ export const CONVERSION_FUNCTIONS: Record<string, ScalarImpl> = {
     if (k !== 'dynamic') return k === 'long' ? 'long' : k;
     if (Array.isArray(v)) return 'array';
     if (typeof v === 'object') return 'dictionary';
+    // Kusto's gettype page says `int` for `parse_json('1')`; in Axiom int is long, and an ingested
+    // integer field (a dynamic value when its kind is mixed) must stay `long` (docs/apl.md).
     if (typeof v === 'number') return Number.isInteger(v) ? 'long' : 'real';
     if (typeof v === 'boolean') return 'bool';
     return 'string';
@@ -84,7 +89,8 @@ export const CONVERSION_FUNCTIONS: Record<string, ScalarImpl> = {
     const n = num(v, k);
     if (n === null) return null;
     const hex = (n < 0 ? BigInt.asUintN(64, BigInt(Math.trunc(n))) : BigInt(Math.trunc(n))).toString(16);
-    return typeof w === 'number' ? hex.padStart(w, '0') : hex;
+    // Kusto's tohex page: a minimum length above 16 is taken as 16.
+    return typeof w === 'number' ? hex.padStart(Math.min(Math.trunc(w), MAX_HEX_DIGITS), '0') : hex;
   },
   isfinite: ([v]) => (typeof v === 'number' ? Number.isFinite(v) : null),
   isinf: ([v]) => (typeof v === 'number' ? v === Infinity || v === -Infinity : null),
@@ -104,6 +110,8 @@ function parseJsonValue(v: unknown, k: ColumnKind, onError: 'keep' | null): unkn
   if (isNullish(v)) return null;
   if (typeof v !== 'string') return v;
   void k;
+  // Kusto's isnull/isempty/gettype pages: parse_json("") is null (other invalid JSON keeps its text).
+  if (v === '') return null;
   try {
     return JSON.parse(v);
   } catch {

@@ -8,6 +8,7 @@ import { formatTimespan } from '../columns';
 import { formatIpv4, ipv4HasPrefix, ipv4sIn, ipv4WithMask, isIpv4Prefix, parseIpv4 } from './hash-ip';
 import { compareIp6, ip6InRange, parseIp6 } from './ip6';
 import { isNullish, num, str, toDynamic, type ScalarImpl } from './scalar-impl';
+import { strictBase64Bytes } from './strings';
 
 /** `range` stops after this many values (2^20, Kusto's range page: the array is truncated). */
 const MAX_RANGE = 1_048_576;
@@ -299,9 +300,8 @@ export const MORE_RARE_FUNCTIONS: Record<string, ScalarImpl> = {
   base64_decode_toarray: ([v], [k]) => {
     const s = str(v, k);
     if (s === null) return null;
-    const t = s.trim();
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.length % 4 === 1) return null;
-    return [...Buffer.from(t, 'base64')];
+    const bytes = strictBase64Bytes(s);
+    return bytes === null ? null : [...bytes];
   },
   pair: ([key, value, sep], kinds) => {
     if (isNullish(key)) return null;

@@ -110,6 +110,44 @@ function shift(a: unknown, n: unknown, fill: unknown, left: boolean): unknown {
   return toLeft ? [...a.slice(k), ...pad] : [...pad, ...a.slice(0, a.length - k)];
 }
 
+/** An optional whole-number argument: its value, the default when absent or null, NaN when not a number. */
+function optionalInt(v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  return typeof v === 'number' ? Math.trunc(v) : NaN;
+}
+
+/**
+ * `indexof_regex(s, re [, start [, occurrence [, length]]])` in Axiom's argument order (Kusto's page has
+ * `length` before `occurrence`): the position of the occurrence-th non-overlapping match that lies in
+ * the `length` characters from `start` (-1 is to the end); -1 when there is none; null for a negative
+ * `start`, an `occurrence` below 1 or a `length` below -1, as both pages say.
+ */
+function indexOfRegex(
+  s: string,
+  pattern: string,
+  startArg: unknown,
+  occArg: unknown,
+  lenArg: unknown,
+): number | null {
+  const start = optionalInt(startArg, 0);
+  const occurrence = optionalInt(occArg, 1);
+  const length = optionalInt(lenArg, -1);
+  if (!(start >= 0) || !(occurrence >= 1) || !(length >= -1)) return null;
+  if (start > s.length) return -1;
+  const window = length === -1 ? s.slice(start) : s.slice(start, start + length);
+  const r = compileRegex(pattern, 'g');
+  // The compiled regex is shared (cached): start from the window's beginning, whatever an earlier call left.
+  r.lastIndex = 0;
+  let seen = 0;
+  let m: RegExpExecArray | null;
+  while ((m = r.exec(window)) !== null) {
+    seen++;
+    if (seen === occurrence) return start + m.index;
+    if (m[0] === '') r.lastIndex++;
+  }
+  return -1;
+}
+
 export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
   dynamic_to_json: ([v], [k]) =>
     isNullish(v) ? null : k === 'dynamic' ? JSON.stringify(sortKeys(v)) : JSON.stringify(v),
@@ -172,13 +210,11 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
     }
     return n;
   },
-  indexof_regex: ([v, re, start], kinds) => {
+  indexof_regex: ([v, re, start, occurrence, length], kinds) => {
     const s = str(v, kinds[0]);
     const p = str(re, kinds[1]);
     if (s === null || p === null) return null;
-    const from = typeof start === 'number' ? Math.max(0, Math.trunc(start)) : 0;
-    const m = compileRegex(p).exec(s.slice(from));
-    return m ? m.index + from : -1;
+    return indexOfRegex(s, p, start, occurrence, length);
   },
   strip_ansi_escapes: ([v], [k]) => str(v, k)?.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '') ?? null,
   unicode_codepoints_from_string: ([v], [k]) => {

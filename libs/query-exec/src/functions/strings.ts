@@ -23,6 +23,17 @@ function countRegex(pattern: string, text: string): number {
 
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * The bytes of base64 text, or null unless it is whole base64: Kusto decodes as .NET's
+ * Convert.FromBase64String does, so unpadded text (a length that is not a multiple of 4) is invalid
+ * (Kusto's base64_encode_fromarray page: `base64_decode_toarray("U3RyaW5n0KHR0tGA0L7Rh9C60LA")` is empty).
+ */
+export function strictBase64Bytes(text: string): Buffer | null {
+  const t = text.replace(/\s+/g, '');
+  if (t.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(t)) return null;
+  return Buffer.from(t, 'base64');
+}
+
 export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
   tolower: ([v], [k]) => str(v, k)?.toLowerCase() ?? null,
   toupper: ([v], [k]) => str(v, k)?.toUpperCase() ?? null,
@@ -220,8 +231,10 @@ export const STRING_FUNCTIONS: Record<string, ScalarImpl> = {
     const s = str(v, k);
     if (s === null) return null;
     // Kusto: bytes that are not valid UTF-8 decode to null, not to replacement characters.
+    const bytes = strictBase64Bytes(s);
+    if (bytes === null) return null;
     try {
-      return UTF8_STRICT.decode(Buffer.from(s, 'base64'));
+      return UTF8_STRICT.decode(bytes);
     } catch {
       return null;
     }

@@ -209,6 +209,10 @@ def('indexof_regex', 2, 5, fixed('long'));
 def('strip_ansi_escapes', 1, 1, fixed('string'));
 def('unicode_codepoints_from_string', 1, 1, fixed('dynamic'));
 def('unicode_codepoints_to_string', 1, MANY, fixed('string'));
+// Kusto's deprecated aliases (its unicode_codepoints_* and parse_json pages name them).
+def('to_utf8', 1, 1, fixed('dynamic'), 'unicode_codepoints_from_string');
+def('make_string', 1, MANY, fixed('string'), 'unicode_codepoints_to_string');
+def('parsejson', 1, 1, fixed('dynamic'), 'parse_json');
 def('parse_bytes', 1, 2, fixed('long'));
 def('format_bytes', 1, 4, fixed('string'));
 def('ensure_field', 2, 2, (a) => a[1] ?? 'dynamic');

@@ -1,0 +1,2 @@
+// expect: md5 f5a7924e621e84c9280a9a27e1bcb7f6, sha1 70c07ec18ef89c5309bbb0937f3a6342411e1fdd. Not here: the hashes of datetime(2020-01-01), which hash Kusto's seven-digit text (docs/apl.md, tostring(datetime)) (source: https://learn.microsoft.com/kusto/query/hash-md5-function, https://learn.microsoft.com/kusto/query/hash-sha1-function, the first examples)
+print h1 = hash_md5("World"), s1 = hash_sha1("World")

@@ -1,0 +1,2 @@
+// expect: true, true, true, true (source: https://learn.microsoft.com/kusto/query/tolong-function, https://learn.microsoft.com/kusto/query/toreal-function, https://learn.microsoft.com/kusto/query/todecimal-function, the examples; toreal and todouble are one function)
+print l = tolong("123") == 123, d = todouble("123.4") == 123.4, r = toreal("123.4") == 123.4, m = todecimal("123.45678") == decimal(123.45678)
