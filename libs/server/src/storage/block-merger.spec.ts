@@ -153,6 +153,34 @@ describe('BlockMerger', () => {
     expect(keys).toEqual(new Set(after.map((b) => b.objectKey)));
   }, 60_000);
 
+  // Issue 17: the query workers cached merged-away blocks until LRU pressure reached them. The catalog
+  // now tells its listeners (StorageRuntime wires the query workers) which blocks left the index.
+  it('announces merged-away blocks to the catalog, which drops their cached bytes and tells its listeners', async () => {
+    const id = await dataset('forgotten');
+    for (let b = 0; b < 4; b++)
+      await block(
+        id,
+        Array.from({ length: 5 }, (_, i) => ({ time: 9_000 + b * 10 + i, fields: { n: i, s: `v${b}` } })),
+      );
+    const inputs = blocks.list(id).map((b) => b.objectKey);
+    expect(inputs).toHaveLength(4);
+    const cachedBefore = catalog.cacheBytes;
+    await rowsOf('forgotten', ['n', 's']);
+    const filled = catalog.cacheBytes;
+    expect(filled.columnCache).toBeGreaterThan(cachedBefore.columnCache);
+    const announced: string[][] = [];
+    catalog.onForget((keys) => announced.push([...keys]));
+
+    expect(await merger.mergeAll()).toEqual({ merged: 1, replaced: 4 });
+    await new Promise((r) => setTimeout(r, 20));
+    // One batch (the keys forgotten in one turn of the event loop), exactly the inputs.
+    expect(announced).toHaveLength(1);
+    expect(new Set(announced[0])).toEqual(new Set(inputs));
+    const after = catalog.cacheBytes;
+    expect(after.columnCache).toBe(cachedBefore.columnCache);
+    expect(after.footerCache).toBe(cachedBefore.footerCache);
+  }, 60_000);
+
   it('never merges blocks in which a field has different kinds, but merges the blocks of each kind', async () => {
     const id = await dataset('mixed');
     for (let b = 0; b < 4; b++)

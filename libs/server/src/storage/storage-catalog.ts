@@ -31,6 +31,9 @@ const DEFAULT_READER_LIMITS: BlockReaderLimits = {
 export class StorageCatalog implements Catalog {
   readonly reader: BlockReader;
   private readonly fieldCache = new Map<string, { generation: number; fields: FieldSchema[] }>();
+  private readonly forgetListeners: ((objectKeys: readonly string[]) => void)[] = [];
+  /** Keys forgotten since the listeners were last told. */
+  private forgotten: string[] = [];
 
   constructor(
     private readonly registry: DatasetRegistry,
@@ -67,8 +70,27 @@ export class StorageCatalog implements Catalog {
     return this.reader.cacheBytes;
   }
 
+  /**
+   * Drops what the main thread's reader cached for a block that left the index (merged away, trimmed,
+   * its dataset deleted), and tells the listeners (the query workers, whose readers cache it too). Keys
+   * forgotten in one turn of the event loop reach the listeners as one batch.
+   */
   forgetBlock(objectKey: string): void {
     this.reader.forget(objectKey);
+    if (this.forgetListeners.length === 0) return;
+    this.forgotten.push(objectKey);
+    if (this.forgotten.length === 1) queueMicrotask(() => this.flushForgotten());
+  }
+
+  /** `listener` gets the object keys of blocks that left the index, batched (see `forgetBlock`). */
+  onForget(listener: (objectKeys: readonly string[]) => void): void {
+    this.forgetListeners.push(listener);
+  }
+
+  private flushForgotten(): void {
+    const keys = this.forgotten;
+    this.forgotten = [];
+    for (const listener of this.forgetListeners) listener(keys);
   }
 
   /** The dataset's stored field schema, read from the metastore once per block-index generation. */

@@ -95,6 +95,15 @@ export class StorageRuntime {
     this.followers = parts.followers;
     this.membership = parts.membership;
     this.regions = new Regions(config);
+    // Blocks that leave the index (merged away, trimmed, their dataset deleted; in a cluster, seen gone by
+    // the catalog sync) leave the query workers' caches at once, not when LRU pressure reaches them.
+    const pool = parts.queryPool;
+    if (pool !== null)
+      parts.catalog.onForget((objectKeys) => {
+        pool.forget(objectKeys).catch((err: unknown) => {
+          this.logger.warn(`query workers could not drop cached blocks: ${(err as Error).message}`);
+        });
+      });
   }
 
   /**

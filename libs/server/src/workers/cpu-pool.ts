@@ -36,6 +36,8 @@ export class CpuPool {
         maxThreads: threads,
         // Idle workers exit after a while; one always stays so the next request pays no start-up.
         idleTimeout: 30_000,
+        // Idle workers keep their event loop running, so their memory report goes on (query-pool.ts).
+        atomics: 'async',
         workerData: { memory },
       }),
       memory,

@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { invalid } from '@quarry/common';
 import type { RemotePartial } from '@quarry/query-exec';
-import type { AggregateTaskInput } from './query-tasks';
+import type { AggregateTaskInput, ForgetTaskInput } from './query-tasks';
 import { unwrap, type TaskResult } from './task-result';
 import {
   createThreadMemorySlots,
@@ -37,6 +37,10 @@ export class QueryPool {
           maxThreads: 1,
           // Workers keep their caches: they never idle out.
           idleTimeout: Number.POSITIVE_INFINITY,
+          // An idle worker waits with Atomics.waitAsync, not Atomics.wait: its event loop keeps running, so
+          // its memory report (a timer, `thread-memory.ts`) goes on while it waits for tasks. With the
+          // default ('sync') a worker wrote its report once at start and never again.
+          atomics: 'async',
           resourceLimits: { maxOldGenerationSizeMb: heapMb },
           workerData: { memory },
         }),
@@ -65,6 +69,17 @@ export class QueryPool {
       );
     }
     return unwrap(result);
+  }
+
+  /**
+   * Every worker drops what its reader cached for these blocks (they left the index). Sent to every
+   * shard, not only each block's preferred one: `dealBlocks` passes a block to another shard when its
+   * own is over its share, so any worker may hold it. A worker takes the message after the task it runs.
+   */
+  async forget(objectKeys: readonly string[]): Promise<void> {
+    if (objectKeys.length === 0) return;
+    const input: ForgetTaskInput = { objectKeys: [...objectKeys] };
+    await Promise.all(this.shards.map((shard) => shard.run(input, { name: 'forget' })));
   }
 
   async close(): Promise<void> {

@@ -68,6 +68,16 @@ export async function aggregateTask(input: AggregateTaskInput): Promise<RemotePa
   });
 }
 
+export interface ForgetTaskInput {
+  /** Blocks that left the index (merged away, trimmed, their dataset deleted). */
+  objectKeys: string[];
+}
+
+/** Drops what this worker's reader cached for blocks that are gone (nothing to do before it opened). */
+export function forgetTask(input: ForgetTaskInput): void {
+  for (const key of input.objectKeys) openedReader?.forget(key);
+}
+
 export function runAggregateTask(input: AggregateTaskInput): Promise<TaskResult<RemotePartial>> {
   return settle(() => aggregateTask(input));
 }

@@ -1,5 +1,11 @@
 import { workerData } from 'piscina';
-import { openedReader, runAggregateTask, type AggregateTaskInput } from './query-tasks';
+import {
+  forgetTask,
+  openedReader,
+  runAggregateTask,
+  type AggregateTaskInput,
+  type ForgetTaskInput,
+} from './query-tasks';
 import { reportThreadMemory, type ThreadMemorySlots } from './thread-memory';
 
 // This worker's heap and its reader's caches, for the main thread's /metrics (QueryPool.memory()).
@@ -10,4 +16,9 @@ reportThreadMemory((workerData as { memory?: ThreadMemorySlots } | undefined)?.m
 /** The worker-thread entry point loaded by `QueryPool` (from `dist/`). */
 export default function run(input: AggregateTaskInput) {
   return runAggregateTask(input);
+}
+
+/** `QueryPool.forget`: blocks that left the index are dropped from this worker's caches at once. */
+export function forget(input: ForgetTaskInput): void {
+  forgetTask(input);
 }

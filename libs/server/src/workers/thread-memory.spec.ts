@@ -74,6 +74,25 @@ describe('pools report their workers', () => {
     }
   });
 
+  // With Piscina's default `atomics: 'sync'` an idle worker blocked in Atomics.wait, its report timer never
+  // fired again, and after 15 s its row went stale and left /metrics (quarry_cache_bytes read 0).
+  it('idle query workers go on reporting (their rows are rewritten every 2 s)', async () => {
+    const pool = new QueryPool(1, 256);
+    try {
+      const first = await eventually(
+        () => pool.memory()[0],
+        (m) => m !== null,
+      );
+      const later = await eventually(
+        () => pool.memory()[0],
+        (m) => m !== null && m.updatedAt > first!.updatedAt,
+      );
+      expect(later!.updatedAt).toBeGreaterThan(first!.updatedAt);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("the metastore's PGlite thread reports its heap and its WebAssembly memory", async () => {
     const db = await PgliteDatabase.open(null);
     try {
