@@ -29,6 +29,7 @@ export function shareAdmissionCounters(
     onError,
   });
   sync.start();
+  admission.limitsSync = sync;
   return sync;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QuarryError } from '@quarry/common';
 import type { AdmissionLimits } from './admission-config';
 import { FixedWindowCounter, subjectOf, type WindowState } from './rate-limit';
-import type { NamedCounter } from './rate-limit-cluster';
+import type { LimitsSyncStats, NamedCounter } from './rate-limit-cluster';
 import { bodyDeadline } from './slow-client';
 import { traceIdOf } from './trace-id';
 
@@ -61,6 +61,11 @@ export class Admission {
   private readonly queryCost: FixedWindowCounter | null;
   /** Called once per refused request (the metrics count them). */
   onRejected: (reason: RejectReason) => void = () => {};
+  /**
+   * Cluster: how sharing the counters with the region's nodes goes (`shareAdmissionCounters` sets it);
+   * null where the node counts alone (the standalone server, or every per-token limit off).
+   */
+  limitsSync: LimitsSyncStats | null = null;
 
   constructor(readonly limits: AdmissionLimits) {
     this.rate =

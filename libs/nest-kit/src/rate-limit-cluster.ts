@@ -45,6 +45,24 @@ export interface ClusterCounterSyncOptions {
 }
 
 /**
+ * How a node's sharing of its limits is going, for /metrics (`quarry_limits_sync_*`): a node whose syncs
+ * fail counts on its own (fail open), so these say when the region's limits are per node instead.
+ */
+export interface LimitsSyncStats {
+  /** Syncs (add + read back) that failed since start. */
+  readonly failed: number;
+  /** Cleanups of ended windows that failed since start. */
+  readonly cleanupFailed: number;
+  /** Rows of ended windows this node deleted since start. */
+  readonly cleanupDeletedRows: number;
+  /**
+   * Seconds since the last successful sync; before the first one, since the sync was created (a node
+   * that never reached the store shows a growing age, not 0).
+   */
+  ageSeconds(nowMs?: number): number;
+}
+
+/**
  * Cluster-wide rate limits and quotas (issue 17): every `intervalMs` (S) this node adds what each of its
  * counters consumed since the previous sync to the region's shared rows and takes back the totals, in one
  * statement; between syncs a node admits while (last known total + its own consumption since) is under
@@ -54,7 +72,7 @@ export interface ClusterCounterSyncOptions {
  * already admitted when the limit was reached). While the metastore is unreachable each node counts on
  * its own (fail open) and publishes what it kept once the metastore is back.
  */
-export class ClusterCounterSync {
+export class ClusterCounterSync implements LimitsSyncStats {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private lastCleanupMs = 0;
@@ -62,6 +80,10 @@ export class ClusterCounterSync {
   /** Syncs that completed and failed (for tests and metrics). */
   synced = 0;
   failed = 0;
+  cleanupFailed = 0;
+  cleanupDeletedRows = 0;
+  /** When the last sync succeeded (this node's clock); at first, when the sync was created. */
+  private lastSuccessMs: number;
 
   constructor(
     private readonly counters: readonly NamedCounter[],
@@ -69,6 +91,7 @@ export class ClusterCounterSync {
     private readonly options: ClusterCounterSyncOptions,
   ) {
     this.nowMs = options.nowMs ?? Date.now;
+    this.lastSuccessMs = this.nowMs();
     // Spread the nodes' cleanups: each starts its period at a random point.
     this.lastCleanupMs = this.nowMs() - Math.random() * (options.cleanupIntervalMs ?? 600_000);
   }
@@ -112,6 +135,7 @@ export class ClusterCounterSync {
       for (const { name, counter, sent } of batches)
         counter.settle(sent, byCounter.get(name) ?? new Map<string, number>());
       this.synced++;
+      this.lastSuccessMs = this.nowMs();
     } catch (err) {
       for (const { counter, sent } of batches) counter.settle(sent, null);
       this.failed++;
@@ -120,7 +144,16 @@ export class ClusterCounterSync {
     const cleanupEvery = this.options.cleanupIntervalMs ?? 600_000;
     if (now - this.lastCleanupMs >= cleanupEvery) {
       this.lastCleanupMs = now;
-      await this.store.deleteEnded(now).catch((err: unknown) => this.options.onError?.(err));
+      try {
+        this.cleanupDeletedRows += await this.store.deleteEnded(now);
+      } catch (err) {
+        this.cleanupFailed++;
+        this.options.onError?.(err);
+      }
     }
+  }
+
+  ageSeconds(nowMs = this.nowMs()): number {
+    return Math.max(0, nowMs - this.lastSuccessMs) / 1000;
   }
 }

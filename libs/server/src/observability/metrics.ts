@@ -128,6 +128,7 @@ export class QuarryMetrics {
         'Queries waiting for a slot (bounded by QUARRY_QUERY_MAX_QUEUED).',
         () => admission.queriesQueued,
       );
+      registerLimitsSyncMetrics(this.registry, admission);
     }
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
@@ -317,4 +318,40 @@ export class QuarryMetrics {
 export function outcomeOf(err: unknown): string {
   const kind = (err as { kind?: unknown })?.kind;
   return typeof kind === 'string' ? kind : 'internal';
+}
+
+/**
+ * Cluster-wide limits (`ClusterCounterSync`, docs/reliability.md "Limits in a cluster"): whether this
+ * node's syncs with the region's shared counters work. All 0 where the node counts alone (the standalone
+ * server, every per-token limit off). Read when scraped, like the gauges above.
+ */
+export function registerLimitsSyncMetrics(registry: Registry, admission: Admission): void {
+  new Counter({
+    name: 'quarry_limits_sync_failures_total',
+    help: 'Failed syncs with the shared rate-limit counters in the metastore, by operation (sync: add and read back; cleanup: delete ended windows). While syncs fail the node counts on its own (per-node limits).',
+    labelNames: ['operation'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ operation: 'sync' }, admission.limitsSync?.failed ?? 0);
+      this.inc({ operation: 'cleanup' }, admission.limitsSync?.cleanupFailed ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'quarry_limits_sync_age_seconds',
+    help: 'Seconds since the last successful sync with the shared rate-limit counters (since start before the first); 0 where limits are not shared.',
+    registers: [registry],
+    collect() {
+      this.set(admission.limitsSync?.ageSeconds() ?? 0);
+    },
+  });
+  new Counter({
+    name: 'quarry_limits_cleanup_deleted_rows_total',
+    help: 'Rows of ended windows this node deleted from the shared rate-limit counters.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(admission.limitsSync?.cleanupDeletedRows ?? 0);
+    },
+  });
 }
