@@ -2,16 +2,24 @@
  * Laws of the datetime, math and array functions audited against Kusto's pages (issue 19, round 2):
  * period starts and ends bracket their instant and are idempotent, the unixtime conversions agree with
  * each other, gamma follows Γ(n + 1) = n·Γ(n) exactly on whole numbers and loggamma is its logarithm,
- * degrees and radians invert each other, and array_sum / array_reverse behave as their pages say.
+ * degrees and radians invert each other, array_sum / array_reverse behave as their pages say, and the
+ * Kusto extensions (binary_*, bitset_count_ones, make_timespan / format_timespan, bag_merge,
+ * bag_set_key / bag_remove_keys, jaccard_index) keep their algebraic laws.
  */
 import fc from 'fast-check';
 import type { ColumnKind } from '@quarry/contracts';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { DYNAMIC_FUNCTIONS } from './dynamic';
+import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
 import { MATH_FUNCTIONS } from './math';
 import type { ScalarImpl } from './scalar-impl';
 
-const IMPLS: Record<string, ScalarImpl> = { ...DATETIME_FUNCTIONS, ...MATH_FUNCTIONS, ...DYNAMIC_FUNCTIONS };
+const IMPLS: Record<string, ScalarImpl> = {
+  ...DATETIME_FUNCTIONS,
+  ...MATH_FUNCTIONS,
+  ...DYNAMIC_FUNCTIONS,
+  ...KUSTO_DATETIME_FUNCTIONS,
+};
 
 /** Calls `name` with each argument's kind given explicitly. */
 const call = (name: string, args: unknown[], kinds: ColumnKind[]) => IMPLS[name](args, kinds);
@@ -127,6 +135,109 @@ describe('array_sum and array_reverse', () => {
       fc.property(fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null))), (xs) => {
         const once = call('array_reverse', [xs], ['dynamic']);
         expect(call('array_reverse', [once], ['dynamic'])).toEqual(xs);
+      }),
+    );
+  });
+});
+
+describe("binary_* and bitset_count_ones (64-bit two's complement)", () => {
+  const long = fc.integer({ min: -(2 ** 31), max: 2 ** 31 });
+  const b2 = (name: string, a: number, b: number) => call(name, [a, b], ['long', 'long']) as number;
+  const b1 = (name: string, a: number) => call(name, [a], ['long']) as number;
+
+  it('xor undoes itself, not is an involution, and + or = a + b', () => {
+    fc.assert(
+      fc.property(long, long, (a, b) => {
+        expect(b2('binary_xor', a, b2('binary_xor', a, b))).toBe(b);
+        expect(b1('binary_not', b1('binary_not', a))).toBe(a);
+        expect(b1('binary_not', a)).toBe(-a - 1);
+        expect(b2('binary_and', a, b) + b2('binary_or', a, b)).toBe(a + b);
+      }),
+    );
+  });
+
+  it('a value and its complement have 64 set bits between them', () => {
+    fc.assert(
+      fc.property(long, (a) => {
+        expect(b1('bitset_count_ones', a) + b1('bitset_count_ones', b1('binary_not', a))).toBe(64);
+      }),
+    );
+  });
+
+  it('shifts multiply and floor-divide by powers of two; the shift is taken modulo 64; negative is null', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 20), max: 2 ** 20 }), fc.integer({ min: 0, max: 30 }), (a, n) => {
+        expect(b2('binary_shift_left', a, n)).toBe(a * 2 ** n);
+        expect(b2('binary_shift_right', a, n)).toBe(Math.floor(a / 2 ** n));
+        expect(b2('binary_shift_left', a, n + 64)).toBe(a * 2 ** n);
+        expect(b2('binary_shift_left', a, -1 - n)).toBeNull();
+      }),
+    );
+  });
+});
+
+describe('make_timespan and format_timespan', () => {
+  it('format_timespan reads back the parts make_timespan was given', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59_999_999 }),
+        (d, h, m, us) => {
+          const span = call('make_timespan', [d, h, m, us / 1_000_000], ['long', 'long', 'long', 'real']);
+          const text = call('format_timespan', [span, 'dddd.HH:mm:ss.ffffff'], ['timespan', 'string']);
+          const p = (n: number, w = 2) => String(n).padStart(w, '0');
+          expect(text).toBe(
+            `${p(d, 4)}.${p(h)}:${p(m)}:${p(Math.floor(us / 1_000_000))}.${p(us % 1_000_000, 6)}`,
+          );
+        },
+      ),
+    );
+  });
+
+  it("make_timespan is null outside the parts' ranges", () => {
+    expect(call('make_timespan', [24, 0], ['long', 'long'])).toBeNull();
+    expect(call('make_timespan', [0, 60], ['long', 'long'])).toBeNull();
+    expect(call('make_timespan', [0, 0, 60], ['long', 'long', 'real'])).toBeNull();
+    expect(call('make_timespan', [1, 12, 30, 55.123], ['long', 'long', 'long', 'real'])).toBe(131_455_123);
+  });
+});
+
+describe('bag_merge, bag_set_key, bag_remove_keys, jaccard_index', () => {
+  const key = fc.constantFrom('a', 'b', 'c', 'd');
+  const bag = fc.dictionary(key, fc.oneof(fc.integer(), fc.string()));
+  const dyn = (name: string, ...args: unknown[]) =>
+    call(
+      name,
+      args,
+      args.map((a) => (typeof a === 'string' ? 'string' : 'dynamic')),
+    );
+
+  it('bag_set_key then bag_remove_keys of a new key gives the bag back; the first bag wins a merge', () => {
+    fc.assert(
+      fc.property(bag, bag, key, fc.integer(), (x, y, k, v) => {
+        const set = dyn('bag_set_key', x, k, v) as Record<string, unknown>;
+        expect(set[k]).toBe(v);
+        const { [k]: _dropped, ...rest } = x;
+        void _dropped;
+        expect(dyn('bag_remove_keys', set, [k])).toEqual(rest);
+        const merged = dyn('bag_merge', x, y) as Record<string, unknown>;
+        expect(merged).toEqual({ ...y, ...x });
+        expect(dyn('bag_has_key', dyn('bag_set_key', x, '$.p.q', v), '$.p.q')).toBe(true);
+      }),
+    );
+  });
+
+  it('jaccard_index is symmetric, in [0, 1], and 1 for a set with itself', () => {
+    const set = fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(set, set, (a, b) => {
+        const j = dyn('jaccard_index', a, b) as number;
+        expect(dyn('jaccard_index', b, a)).toBe(j);
+        expect(j).toBeGreaterThanOrEqual(0);
+        expect(j).toBeLessThanOrEqual(1);
+        expect(dyn('jaccard_index', a, a)).toBe(1);
       }),
     );
   });

@@ -110,7 +110,60 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   set_has_element: ([v, x]) => (Array.isArray(v) ? v.some((e) => keyOf(e) === keyOf(x)) : null),
   bag_keys: ([v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null),
   bag_has_key: ([v, k]) => bagHasKey(v, k),
+  // Kusto bag functions (Quarry extensions, docs/apl.md "Kusto function extensions").
+  bag_merge: (args) => {
+    // The first bag that has a key gives its value (Kusto: "an arbitrary value"; its example keeps the first).
+    const out: Record<string, unknown> = {};
+    for (const a of args) {
+      if (!isBag(a)) continue;
+      for (const [k, v] of Object.entries(a)) if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = v;
+    }
+    return out;
+  },
+  bag_remove_keys: ([v, keys]) => {
+    if (!isBag(v) || !Array.isArray(keys)) return null;
+    const out = structuredClone(v);
+    for (const key of keys) {
+      if (typeof key !== 'string') continue;
+      const steps = key.startsWith('$') ? jsonPathKeys(key) : [key];
+      if (steps === null) continue;
+      const parent = steps
+        .slice(0, -1)
+        .reduce<unknown>((cur, step) => (isBag(cur) ? cur[step] : undefined), out);
+      if (isBag(parent)) delete parent[steps[steps.length - 1]];
+    }
+    return out;
+  },
+  bag_set_key: ([v, key, value], kinds) => {
+    const k = str(key, kinds[1]);
+    if (!isBag(v) || k === null) return null;
+    const steps = k.startsWith('$') ? jsonPathKeys(k) : [k];
+    if (steps === null) return null;
+    const out = structuredClone(v);
+    let cur: Record<string, unknown> = out;
+    for (const step of steps.slice(0, -1)) {
+      // A missing (or non-bag) level on the path becomes a bag, as Kusto's JSONPath example shows.
+      if (!isBag(cur[step])) cur[step] = {};
+      cur = cur[step] as Record<string, unknown>;
+    }
+    cur[steps[steps.length - 1]] = toDynamic(value, kinds[2]);
+    return out;
+  },
+  jaccard_index: ([a, b]) => {
+    if (!Array.isArray(a) || !Array.isArray(b)) return null;
+    const x = new Set(a.map(keyOf));
+    const y = new Set(b.map(keyOf));
+    const union = new Set([...x, ...y]).size;
+    if (union === 0) return null;
+    let both = 0;
+    for (const k of x) if (y.has(k)) both++;
+    return both / union;
+  },
 };
+
+function isBag(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 
 /** Kusto's order of element kinds in a sorted array: numbers (and datetimes, timespans), strings, the rest. */
 function kindRank(v: unknown): number {

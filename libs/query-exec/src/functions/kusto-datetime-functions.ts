@@ -1,6 +1,7 @@
 /**
  * Kusto datetime functions Axiom's APL reference does not list (Quarry extensions, docs/apl.md):
- * `format_datetime(t, format)` with Kusto's format elements and `make_datetime(y, m, d [, h, mi [, s]])`.
+ * `format_datetime(t, format)` with Kusto's format elements, `make_datetime(y, m, d [, h, mi [, s]])`,
+ * `format_timespan(ts, format)` and `make_timespan([d,] h, m [, s])`.
  */
 import { roundMicros } from '@quarry/common';
 import { datetimeOf, num, str, type ScalarImpl } from './scalar-impl';
@@ -81,7 +82,62 @@ function makeDatetime(args: unknown[], kinds: Parameters<ScalarImpl>[1]): unknow
   return roundMicros(date.getTime() + second * 1000);
 }
 
+/** format_timespan's elements, longest first: days `d`…`dddddddd`, `HH H hh h mm m ss s`, fractions. */
+const SPAN_ELEMENT = /d{1,8}|HH|H|hh|h|mm|m|ss|s|f{1,7}|F{1,7}/g;
+
+/**
+ * `format_timespan(ts, format)`: Kusto's elements (`dd.hh:mm:ss [fffffff]`); `h`/`hh` are the hours
+ * like `H`/`HH` (the page's examples use both); other text is copied. A negative span is written with
+ * a leading `-` and the parts of its absolute value.
+ */
+function formatTimespan([v, f]: unknown[], kinds: Parameters<ScalarImpl>[1]): unknown {
+  const ms = kinds[0] === 'timespan' || kinds[0] === 'long' || kinds[0] === 'real' ? num(v, kinds[0]) : null;
+  const format = str(f, kinds[1]);
+  if (ms === null || format === null || !Number.isFinite(ms)) return null;
+  const us = Math.round(Math.abs(ms) * 1000);
+  const days = Math.floor(us / 86_400_000_000);
+  const hours = Math.floor(us / 3_600_000_000) % 24;
+  const minutes = Math.floor(us / 60_000_000) % 60;
+  const seconds = Math.floor(us / 1_000_000) % 60;
+  const fraction = String(us % 1_000_000).padStart(6, '0') + '0';
+  const text = format.replace(SPAN_ELEMENT, (e) => {
+    const pad = (n: number) => String(n).padStart(e.length, '0');
+    switch (e[0]) {
+      case 'd':
+        return pad(days);
+      case 'H':
+      case 'h':
+        return pad(hours);
+      case 'm':
+        return pad(minutes);
+      case 's':
+        return pad(seconds);
+    }
+    const digits = fraction.slice(0, e.length);
+    return e[0] === 'F' ? digits.replace(/0+$/, '') : digits;
+  });
+  return ms < 0 ? '-' + text : text;
+}
+
+/**
+ * `make_timespan(hour, minute)`, `(hour, minute, second)` or `(day, hour, minute, second)`: null when
+ * an hour is outside 0–23, a minute outside 0–59 or a second outside [0, 60); the second keeps its
+ * fraction to the microsecond.
+ */
+function makeTimespan(args: unknown[], kinds: Parameters<ScalarImpl>[1]): unknown {
+  const parts = args.map((a, i) => num(a, kinds[i]));
+  if (parts.some((p) => p === null)) return null;
+  const [day, hour, minute, second] =
+    parts.length === 4 ? (parts as number[]) : [0, ...(parts as number[]), 0].slice(0, 4);
+  if (![day, hour, minute].every(Number.isInteger)) return null;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || !(second >= 0 && second < 60)) return null;
+  const us = Math.round(second * 1_000_000);
+  return day * 86_400_000 + hour * 3_600_000 + minute * 60_000 + us / 1000;
+}
+
 export const KUSTO_DATETIME_FUNCTIONS: Record<string, ScalarImpl> = {
   format_datetime: formatDatetime,
   make_datetime: makeDatetime,
+  format_timespan: formatTimespan,
+  make_timespan: makeTimespan,
 };

@@ -92,7 +92,52 @@ export const MATH_FUNCTIONS: Record<string, ScalarImpl> = {
   rand: ([n]) => (typeof n === 'number' ? Math.floor(Math.random() * n) : Math.random()),
   min_of: (args, kinds) => pickExtreme(args, kinds, false),
   max_of: (args, kinds) => pickExtreme(args, kinds, true),
+  // Kusto's bitwise functions on 64-bit two's complement longs (Quarry extensions).
+  binary_and: bitwise2((a, b) => a & b),
+  binary_or: bitwise2((a, b) => a | b),
+  binary_xor: bitwise2((a, b) => a ^ b),
+  binary_not: ([v], [k]) => {
+    const a = long64(v, k);
+    return a === null ? null : Number(BigInt.asIntN(64, ~a));
+  },
+  // value << (shift % 64) and value >> (shift % 64) (arithmetic); a negative shift is null (Kusto's pages).
+  binary_shift_left: shift((a, n) => a << n),
+  binary_shift_right: shift((a, n) => a >> n),
+  bitset_count_ones: ([v], [k]) => {
+    const a = long64(v, k);
+    if (a === null) return null;
+    let bits = BigInt.asUintN(64, a);
+    let count = 0;
+    while (bits) {
+      count += Number(bits & 1n);
+      bits >>= 1n;
+    }
+    return count;
+  },
 };
+
+/** A number as a 64-bit integer (a real is truncated toward zero); null for null or a non-finite value. */
+function long64(v: unknown, k: ColumnKind): bigint | null {
+  const x = num(v, k);
+  return x === null || !Number.isFinite(x) ? null : BigInt.asIntN(64, BigInt(Math.trunc(x)));
+}
+
+function bitwise2(op: (a: bigint, b: bigint) => bigint): ScalarImpl {
+  return ([x, y], kinds) => {
+    const a = long64(x, kinds[0]);
+    const b = long64(y, kinds[1]);
+    return a === null || b === null ? null : Number(BigInt.asIntN(64, op(a, b)));
+  };
+}
+
+function shift(op: (a: bigint, n: bigint) => bigint): ScalarImpl {
+  return ([x, y], kinds) => {
+    const a = long64(x, kinds[0]);
+    const n = long64(y, kinds[1]);
+    if (a === null || n === null || n < 0n) return null;
+    return Number(BigInt.asIntN(64, op(a, n % 64n)));
+  };
+}
 
 // Lanczos approximation (g = 7, n = 9; about 15 significant digits).
 const LANCZOS = [
