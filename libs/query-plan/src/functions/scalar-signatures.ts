@@ -220,10 +220,6 @@ def('indexof_regex', 2, 5, fixed('long'));
 def('strip_ansi_escapes', 1, 1, fixed('string'));
 def('unicode_codepoints_from_string', 1, 1, fixed('dynamic'));
 def('unicode_codepoints_to_string', 1, MANY, fixed('string'));
-// Kusto's deprecated aliases (its unicode_codepoints_* and parse_json pages name them).
-def('to_utf8', 1, 1, fixed('dynamic'), 'unicode_codepoints_from_string');
-def('make_string', 1, MANY, fixed('string'), 'unicode_codepoints_to_string');
-def('parsejson', 1, 1, fixed('dynamic'), 'parse_json');
 def('parse_bytes', 1, 2, fixed('long'));
 def('format_bytes', 1, 4, fixed('string'));
 def('ensure_field', 2, 2, (a) => a[1] ?? 'dynamic');
@@ -241,6 +237,14 @@ def('has_ipv4_prefix', 2, 2, fixed('bool'));
 def('column_ifexists', 2, 2, (a) => a[1] ?? 'dynamic');
 /** Functions defined from here on are offered as "did you mean" hints only after the aggregates. */
 const firstRarelySuggested = table.length;
+// Kusto's deprecated aliases, as its pages name them (queries pasted from Sentinel still use them).
+def('to_utf8', 1, 1, fixed('dynamic'), 'unicode_codepoints_from_string');
+def('make_string', 1, MANY, fixed('string'), 'unicode_codepoints_to_string');
+def('parsejson', 1, 1, fixed('dynamic'), 'parse_json');
+def('notempty', 1, 1, fixed('bool'), 'isnotempty');
+def('notnull', 1, 1, fixed('bool'), 'isnotnull');
+def('base64_encodestring', 1, 1, fixed('string'), 'base64_encode_tostring');
+def('base64_decodestring', 1, 1, fixed('string'), 'base64_decode_tostring');
 // more RARE functions (libs/query-exec more-rare-functions.ts)
 def('hash', 1, 2, fixed('long'));
 def('range', 2, 3, fixed('dynamic'));
