@@ -242,3 +242,33 @@ describe('bag_merge, bag_set_key, bag_remove_keys, jaccard_index', () => {
     );
   });
 });
+
+describe('datetime_utc_to_local and datetime_local_to_utc', () => {
+  const zones = [
+    'US/Pacific',
+    'Europe/Brussels',
+    'Australia/Canberra',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'UTC',
+  ];
+  const tz = (name: string, t: number, zone: string) =>
+    call(name, [t, zone], ['datetime', 'string']) as number | null;
+
+  it('a wall-clock time read back from its UTC instant is the same wall-clock time', () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...zones), (t, zone) => {
+        const local = tz('datetime_utc_to_local', t, zone)!;
+        const utc = tz('datetime_local_to_utc', local, zone)!;
+        expect(tz('datetime_utc_to_local', utc, zone)).toBe(local);
+        // The instant comes back unless the wall-clock time occurs twice (then standard time is taken).
+        expect([0, 1_800_000, 3_600_000]).toContain(Math.abs(utc - t));
+      }),
+    );
+  });
+
+  it('an unknown zone is null', () => {
+    expect(tz('datetime_utc_to_local', 0, 'Nowhere/Nothing')).toBeNull();
+    expect(tz('datetime_local_to_utc', 0, 'Nowhere/Nothing')).toBeNull();
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Kusto datetime functions Axiom's APL reference does not list (Quarry extensions, docs/apl.md):
  * `format_datetime(t, format)` with Kusto's format elements, `make_datetime(y, m, d [, h, mi [, s]])`,
- * `format_timespan(ts, format)` and `make_timespan([d,] h, m [, s])`.
+ * `format_timespan(ts, format)`, `make_timespan([d,] h, m [, s])`, and `datetime_utc_to_local(t, tz)` /
+ * `datetime_local_to_utc(t, tz)` with IANA time zones (the runtime's ICU data).
  */
 import { roundMicros } from '@quarry/common';
 import { datetimeOf, num, str, type ScalarImpl } from './scalar-impl';
@@ -135,7 +136,74 @@ function makeTimespan(args: unknown[], kinds: Parameters<ScalarImpl>[1]): unknow
   return day * 86_400_000 + hour * 3_600_000 + minute * 60_000 + us / 1000;
 }
 
+/** One formatter per time zone (null for a zone the runtime does not know), reused across rows. */
+const ZONE_FORMATTERS = new Map<string, Intl.DateTimeFormat | null>();
+
+function zoneFormatter(zone: string): Intl.DateTimeFormat | null {
+  let f = ZONE_FORMATTERS.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
+    } catch {
+      f = null; // RangeError: not an IANA zone
+    }
+    if (ZONE_FORMATTERS.size > 1000) ZONE_FORMATTERS.clear();
+    ZONE_FORMATTERS.set(zone, f);
+  }
+  return f;
+}
+
+/** The zone's offset from UTC (ms) at the UTC instant `t`: local wall-clock time minus `t`. */
+function zoneOffset(f: Intl.DateTimeFormat, t: number): number {
+  const whole = Math.floor(t / 1000) * 1000;
+  const parts: Record<string, string> = {};
+  for (const p of f.formatToParts(new Date(whole))) parts[p.type] = p.value;
+  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
+  const local = new Date(
+    Date.UTC(2000, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute)),
+  );
+  local.setUTCFullYear(year);
+  return local.getTime() + Number(parts.second) * 1000 - whole;
+}
+
+/** `datetime_utc_to_local(t, timezone)`: the wall-clock time in the IANA zone; null for an unknown zone. */
+function utcToLocal([v, z]: unknown[], kinds: Parameters<ScalarImpl>[1]): unknown {
+  const t = datetimeOf(v, kinds[0]);
+  const zone = str(z, kinds[1]);
+  const f = zone === null ? null : zoneFormatter(zone);
+  return t === null || f === null ? null : roundMicros(t + zoneOffset(f, t));
+}
+
+/**
+ * `datetime_local_to_utc(t, timezone)`: the UTC instant whose wall-clock time in the zone is `t`. A time
+ * the clocks skip (spring forward) takes the offset after the change, as Kusto's page shows (02:00 in
+ * Europe/Brussels on 2022-03-27 is 00:00 UTC); a time that occurs twice (fall back) is read as standard
+ * time, the smaller offset (as .NET's ConvertTimeToUtc does).
+ */
+function localToUtc([v, z]: unknown[], kinds: Parameters<ScalarImpl>[1]): unknown {
+  const local = datetimeOf(v, kinds[0]);
+  const zone = str(z, kinds[1]);
+  const f = zone === null ? null : zoneFormatter(zone);
+  if (local === null || f === null) return null;
+  // The offsets in force a day either side cover any transition near `local`.
+  const candidates = [...new Set([-1, 0, 1].map((d) => zoneOffset(f, local + d * 86_400_000)))];
+  const valid = candidates.filter((o) => zoneOffset(f, local - o) === o);
+  return roundMicros(local - (valid.length > 0 ? Math.min(...valid) : Math.max(...candidates)));
+}
+
 export const KUSTO_DATETIME_FUNCTIONS: Record<string, ScalarImpl> = {
+  datetime_utc_to_local: utcToLocal,
+  datetime_local_to_utc: localToUtc,
   format_datetime: formatDatetime,
   make_datetime: makeDatetime,
   format_timespan: formatTimespan,

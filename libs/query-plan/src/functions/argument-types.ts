@@ -82,6 +82,8 @@ const SCALAR: Record<string, Params> = {
   make_datetime: [NUM, NUM, NUM, NUM, NUM, NUM],
   format_timespan: [SPAN],
   make_timespan: [NUM, NUM, NUM, NUM],
+  datetime_utc_to_local: [DT],
+  datetime_local_to_utc: [DT],
   binary_and: [NUM, NUM],
   binary_or: [NUM, NUM],
   binary_xor: [NUM, NUM],

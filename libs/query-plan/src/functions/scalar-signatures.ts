@@ -169,6 +169,8 @@ def('format_datetime', 2, 2, fixed('string'));
 def('make_datetime', 3, 6, fixed('datetime'));
 def('format_timespan', 2, 2, fixed('string'));
 def('make_timespan', 2, 4, fixed('timespan'));
+def('datetime_utc_to_local', 2, 2, fixed('datetime'));
+def('datetime_local_to_utc', 2, 2, fixed('datetime'));
 // Kusto extensions (query-exec math.ts: bitwise on 64-bit longs; dynamic.ts: bags and sets)
 for (const n of ['binary_and', 'binary_or', 'binary_xor', 'binary_shift_left', 'binary_shift_right'])
   def(n, 2, 2, fixed('long'));
