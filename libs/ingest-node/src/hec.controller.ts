@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rawBodyOf } from '@quarry/nest-kit';
+import { noteIngestedBytes, rawBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf } from '@quarry/server';
 import { channelOf } from './hec-acks';
 import { HecExceptionFilter } from './hec-exception.filter';
@@ -70,5 +70,7 @@ function hecRequestOf(request: FastifyRequest): HecRequest {
     contentEncoding: header('content-encoding'),
     index: query.index?.trim() || undefined,
     channel: channelOf(header('x-splunk-request-channel'), query.channel),
+    // The ingest quota counts the body after decompression, as /v1/datasets/{id}/ingest does.
+    onDecoded: (bytes) => noteIngestedBytes(request, bytes),
   };
 }

@@ -22,6 +22,11 @@ export interface HecRequest {
   index: string | undefined;
   /** `X-Splunk-Request-Channel` / `?channel=` (a GUID): the answer carries an `ackId` on it. */
   channel?: string;
+  /**
+   * Told how many bytes the body decoded to (after gzip, zstd, …): the route charges those to the
+   * token's ingest quota, not the bytes as sent (`noteIngestedBytes`, docs/reliability.md).
+   */
+  onDecoded?: (bytes: number) => void;
 }
 
 /**
@@ -77,6 +82,7 @@ export class HecService {
 
   private async decodedText(request: HecRequest): Promise<string> {
     const decoded = await decodeBody(request.body, request.contentEncoding);
+    request.onDecoded?.(decoded.length);
     return decoded.toString('utf8');
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rawBodyOf } from '@quarry/nest-kit';
+import { noteIngestedBytes, rawBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf } from '@quarry/server';
 import { encodeOtlpResponse } from './otlp-codec';
 import { MetricsIngestService } from './metrics-ingest.service';
@@ -24,7 +24,14 @@ export class MetricsIngestController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> {
     const result = await this.ingest.ingest(
-      { dataset: dataset?.trim() || undefined, body: rawBodyOf(request), contentType, contentEncoding },
+      {
+        dataset: dataset?.trim() || undefined,
+        body: rawBodyOf(request),
+        contentType,
+        contentEncoding,
+        // The ingest quota counts the body after decompression, as /v1/datasets/{id}/ingest does.
+        onDecoded: (bytes) => noteIngestedBytes(request, bytes),
+      },
       principalOf(request),
     );
     // Answer in the request's encoding, as OTLP/HTTP requires.

@@ -19,6 +19,11 @@ export interface MetricsIngestRequest {
   body: Buffer;
   contentType: string | undefined;
   contentEncoding: string | undefined;
+  /**
+   * Told how many bytes the body decoded to (after gzip, zstd, …): the route charges those to the
+   * token's ingest quota, not the bytes as sent (`noteIngestedBytes`, docs/reliability.md).
+   */
+  onDecoded?: (bytes: number) => void;
 }
 
 export interface MetricsIngestResult {
@@ -83,6 +88,7 @@ export class MetricsIngestService {
       maxCompressedBytes: this.storage.config.maxBodyBytes,
       maxDecompressedBytes: this.storage.config.metricsMaxBodyBytes,
     });
+    request.onDecoded?.(decoded.length);
     const otlp = encoding === 'protobuf' ? decodeOtlpProtobuf(decoded) : decodeOtlpJson(decoded);
     const converted = otlpToSeries(otlp);
     if (converted.series.length > 0) {

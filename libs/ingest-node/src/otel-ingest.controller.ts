@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rawBodyOf } from '@quarry/nest-kit';
+import { noteIngestedBytes, rawBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf } from '@quarry/server';
 import { encodeSignalResponse, type OtlpEventSignal } from './otlp-signal-codec';
 import { OtelIngestService } from './otel-ingest.service';
@@ -43,6 +43,8 @@ export class OtelIngestController {
         body: rawBodyOf(request),
         contentType: header('content-type'),
         contentEncoding: header('content-encoding'),
+        // The ingest quota counts the body after decompression, as /v1/datasets/{id}/ingest does.
+        onDecoded: (bytes) => noteIngestedBytes(request, bytes),
       },
       principalOf(request),
     );

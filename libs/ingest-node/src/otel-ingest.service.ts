@@ -32,6 +32,11 @@ export interface OtelIngestRequest {
   body: Buffer;
   contentType: string | undefined;
   contentEncoding: string | undefined;
+  /**
+   * Told how many bytes the body decoded to (after gzip, zstd, …): the route charges those to the
+   * token's ingest quota, not the bytes as sent (`noteIngestedBytes`, docs/reliability.md).
+   */
+  onDecoded?: (bytes: number) => void;
 }
 
 export interface OtelIngestResult {
@@ -55,6 +60,7 @@ export class OtelIngestService {
     const encoding = encodingOf(request.signal, request.contentType);
     const dataset = await this.checkDataset(request.signal, request.dataset, principal);
     const decoded = await decodeBody(request.body, request.contentEncoding);
+    request.onDecoded?.(decoded.length);
     const otlp =
       encoding === 'protobuf'
         ? decodeSignalProtobuf(request.signal, decoded)
