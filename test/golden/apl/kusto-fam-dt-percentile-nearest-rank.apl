@@ -1,0 +1,3 @@
+// expect: over 1..10, the nearest-rank percentiles the page defines (the smallest value with P percent of the data at or below it; 0 and 100 are the exact minimum and maximum): p50 5, p0 1, p100 10, percentiles_array(5, 50, 95) [1,5,10], percentiles_array(dynamic([25, 75])) [3,8] (the page's examples need StormEvents and TransformedSensorsData; Kusto's multi-column percentiles() is not in Quarry) (source: https://learn.microsoft.com/kusto/query/percentiles-aggregation-function, "Nearest-rank percentile")
+range x from 1 to 10 step 1
+| summarize p50 = percentile(x, 50), p0 = percentile(x, 0), p100 = percentile(x, 100), pa = percentiles_array(x, 5, 50, 95), pd = percentiles_array(x, dynamic([25, 75]))
