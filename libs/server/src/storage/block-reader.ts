@@ -32,6 +32,8 @@ export interface BlockReaderLimits {
    * never reads. Local files are read whole (one read, and the page cache holds them anyway).
    */
   rangeReads?: boolean;
+  /** Parsed footers kept (bytes, estimated); 16 MiB unless set (tests set less). */
+  footerCacheBytes?: number;
 }
 
 interface CachedColumn {
@@ -53,8 +55,14 @@ interface CachedFooter {
 export class BlockReader {
   private readonly columns: ByteLru<CachedColumn>;
   private readonly files: ByteLru<Uint8Array>;
-  private readonly footers = new ByteLru<CachedFooter>(16 * 1024 * 1024);
+  private readonly footers: ByteLru<CachedFooter>;
   private readonly filters = new ByteLru<{ filter: TokenFilter; byteLength: number }>(64 * 1024 * 1024);
+  /**
+   * The column names cached per block (decoded columns and token filters), so `forget` finds them even
+   * after the block's footer left its cache (footers and columns are evicted independently). Entries
+   * go with `forget`; a live block's names may outlive its evicted columns (a few strings per block).
+   */
+  private readonly cachedNames = new Map<string, Set<string>>();
 
   private readonly rangeReads: boolean;
 
@@ -64,6 +72,7 @@ export class BlockReader {
   ) {
     this.columns = new ByteLru(limits.columnCacheBytes);
     this.files = new ByteLru(limits.fileCacheBytes);
+    this.footers = new ByteLru(limits.footerCacheBytes ?? 16 * 1024 * 1024);
     this.rangeReads = limits.rangeReads ?? false;
   }
 
@@ -109,6 +118,7 @@ export class BlockReader {
           throw new Error(`block ${objectKey}: column "${name}" was not announced to open()`);
         const column = opened.column(name)!;
         this.columns.set(key, { column, byteLength: columnBytes(column) });
+        this.noteCached(objectKey, name);
         held.set(name, column);
         return column;
       },
@@ -136,6 +146,7 @@ export class BlockReader {
       const decoded = await decodeColumns(footer, async (offset) => fetched.get(offset)!, missing);
       for (const [name, column] of decoded.columns) {
         this.columns.set(columnKey(objectKey, name), { column, byteLength: columnBytes(column) });
+        this.noteCached(objectKey, name);
         held.set(name, column);
       }
     }
@@ -233,6 +244,7 @@ export class BlockReader {
       : await this.objects.getRange(objectKey, range.offset, range.length);
     const filter = readTokenFilter(bytes, meta);
     this.filters.set(key, { filter, byteLength: range.length + 64 });
+    this.noteCached(objectKey, meta.name);
     return filter;
   }
 
@@ -277,12 +289,20 @@ export class BlockReader {
   /** Drops everything cached for a block (deleted or replaced). */
   forget(objectKey: string): void {
     this.files.delete(objectKey);
-    const footer = this.footers.get(objectKey)?.footer;
+    const names = new Set(this.cachedNames.get(objectKey));
+    this.cachedNames.delete(objectKey);
+    for (const c of this.footers.get(objectKey)?.footer.columns ?? []) names.add(c.name);
     this.footers.delete(objectKey);
-    for (const c of footer?.columns ?? []) {
-      this.columns.delete(columnKey(objectKey, c.name));
-      this.filters.delete(columnKey(objectKey, c.name));
+    for (const name of names) {
+      this.columns.delete(columnKey(objectKey, name));
+      this.filters.delete(columnKey(objectKey, name));
     }
+  }
+
+  private noteCached(objectKey: string, name: string): void {
+    let names = this.cachedNames.get(objectKey);
+    if (names === undefined) this.cachedNames.set(objectKey, (names = new Set()));
+    names.add(name);
   }
 
   private async fetch(objectKey: string): Promise<Uint8Array> {
