@@ -14,7 +14,7 @@
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
 // request (default 100), --malloc-arena-max N (the server's MALLOC_ARENA_MAX, default 2 as
 // docs/operations.md prescribes; 0 leaves glibc's default), --malloc-mmap-threshold-kib N (the server's
-// MALLOC_MMAP_THRESHOLD_, default unset), --column-cache-mib N (the server's
+// MALLOC_MMAP_THRESHOLD_ in KiB, default 128 as docs/operations.md prescribes; 0 leaves glibc's default), --column-cache-mib N (the server's
 // QUARRY_COLUMN_CACHE_BYTES in MiB, default 128, so the caches are full within the warm-up and what
 // grows after it is not a cache filling; 0 leaves the server's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
 // docs/reliability.md, "Memory"), --json FILE
@@ -46,7 +46,7 @@ function parseArgs(argv) {
     keep: false,
     maxSlope: null,
     mallocArenaMax: 2,
-    mallocMmapThresholdKiB: 0,
+    mallocMmapThresholdKiB: 128,
     columnCacheMiB: 128,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -306,8 +306,8 @@ async function main() {
   // soak runs. A small bound fills within the warm-up, so growth after it is something else.
   const serverEnv = {};
   if (opts.mallocArenaMax > 0) serverEnv.MALLOC_ARENA_MAX = String(opts.mallocArenaMax);
-  // An experiment: allocations above the threshold get their own mapping, returned to the system when
-  // freed, instead of arena memory glibc keeps (docs/reliability.md, "Memory").
+  // Allocations above the threshold get their own mapping, returned to the system when freed, instead of
+  // arena memory glibc keeps (docs/reliability.md, "Memory"); 128 KiB as the image and `npm start` set it.
   if (opts.mallocMmapThresholdKiB > 0)
     serverEnv.MALLOC_MMAP_THRESHOLD_ = String(opts.mallocMmapThresholdKiB * 1024);
   if (opts.columnCacheMiB > 0) serverEnv.QUARRY_COLUMN_CACHE_BYTES = String(opts.columnCacheMiB * MiB);

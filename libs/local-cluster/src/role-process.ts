@@ -69,8 +69,10 @@ export class RoleProcess {
     const child = spawn(process.execPath, ['--initial-old-space-size=128', main], {
       cwd: REPO_ROOT,
       env: {
-        // Bounds glibc's per-thread arenas, as the image does (docs/operations.md, Memory).
+        // Bounds glibc's per-thread arenas and returns large blocks when freed, as the image does
+        // (docs/operations.md, Memory).
         MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '131072',
         ...process.env,
         ...this.options.env,
         PORT: String(this.port),
