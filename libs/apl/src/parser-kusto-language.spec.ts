@@ -105,7 +105,30 @@ describe('parser: Kusto language extensions', () => {
     });
     expect(errorCode('print d = dynamic([long("x")])')).toBe('apl_invalid_dynamic');
     expect(errorCode('print d = dynamic([guid(nope)])')).toBe('apl_invalid_dynamic');
-    expect(errorCode('print d = dynamic([timespan(3)])')).toBe('apl_invalid_dynamic');
+    expect(errorCode('print d = dynamic([timespan("x")])')).toBe('apl_invalid_dynamic');
+    // Kusto's timespan page: `timespan(n)` is n days, so `timespan(3)` is a timespan, not an error.
+    expect(parseAplExpression('dynamic([timespan(3), time(1.02:03:04), time(null)])')).toMatchObject({
+      value: ['3.00:00:00', '1.02:03:04', null],
+    });
+  });
+
+  it('reads the timespan literal forms of Kusto timespan page, raw text inside time(...) and timespan(...)', () => {
+    const ms = (text: string) => (parseAplExpression(text) as { value: unknown }).value;
+    expect(ms('time(0.12:34:56.7)')).toBe(((12 * 60 + 34) * 60 + 56.7) * 1000);
+    expect(ms('timespan(01:02:03)')).toBe(3_723_000);
+    expect(ms('time(1.02:03:04)')).toBe(93_784_000);
+    expect(ms('time(29.09:00:05.12345)')).toBeCloseTo((29 * 86_400 + 9 * 3600 + 5.12345) * 1000, 6);
+    expect(ms('time(0.1:00:00)')).toBe(3_600_000);
+    expect(ms('time(10:30)')).toBe(37_800_000);
+    expect(ms('time(-1.00:00:00)')).toBe(-86_400_000);
+    expect(ms('timespan(2)')).toBe(2 * 86_400_000);
+    expect(ms('timespan(15 seconds)')).toBe(15_000);
+    expect(ms('timespan(2h)')).toBe(7_200_000);
+    expect(ms('time(null)')).toBeNull();
+    expect(parseAplExpression('time(01:02:03) + 1s')).toMatchObject({ kind: 'binary' });
+    expect(errorCode('print t = time(25:00:00)')).toBe('apl_invalid_argument');
+    expect(errorCode('print t = time(1.00:60:00)')).toBe('apl_invalid_argument');
+    expect(errorCode('print t = time(1.00:00:00.12345678)')).toBe('apl_invalid_argument');
   });
 
   it('reads the special real literals real(nan), real(inf), real(+inf), real(-inf)', () => {

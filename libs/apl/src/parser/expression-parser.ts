@@ -16,7 +16,7 @@ import {
   typeFromName,
 } from './grammar';
 import { Lookahead } from './lookahead';
-import { timespanText } from '../timespan';
+import { timespanFromText, timespanText } from '../timespan';
 
 /** Kusto's names of the guid type (Quarry holds a guid as its text). */
 const GUID_NAMES = new Set(['guid', 'uuid', 'uniqueid']);
@@ -430,6 +430,10 @@ export abstract class ExpressionParser extends Lookahead {
       for (let i = 0; i < special.tokens + 2; i++) this.advance();
       return { kind: 'literal', type: 'real', value: special.value, span: this.spanFrom(t.start) };
     }
+    if (typed === 'timespan') {
+      const literal = this.parseTimespanLiteral(t);
+      if (literal) return literal;
+    }
     if (typed === 'timespan' && this.peek(1).kind === 'timespan' && this.isPunct(')', 2)) {
       this.advance();
       const v = this.advance();
@@ -515,6 +519,42 @@ export abstract class ExpressionParser extends Lookahead {
     return { kind: 'literal', type: 'datetime', value: ms, span };
   }
 
+  /**
+   * `timespan(...)` / `time(...)` holding one of the texts of Kusto's timespan page: `2h`, `1.5h`,
+   * `15 seconds`, `2` (days), `null`, and `[-][d.]hh:mm[:ss[.fffffff]]` (`time(0.12:34:56.7)`,
+   * `timespan(01:02:03)`). The text is read raw (`1.02:03:04` is no token sequence); undefined, with the
+   * cursor unmoved, where the text is none of these (the tokens are parsed as before). A text with a `:`
+   * that is no valid timespan (`time(25:00:00)`) is an error at the literal.
+   */
+  protected parseTimespanLiteral(nameTok: Token, parenAt = 0): Expr | undefined {
+    const paren = this.peek(parenAt);
+    const text = this.src.text;
+    const close = text.indexOf(')', paren.end);
+    if (close < 0) return undefined;
+    const raw = text.slice(paren.end, close).trim();
+    const span = this.src.span(nameTok.start, close + 1);
+    let value: number | null;
+    if (raw === 'null') value = null;
+    else {
+      const ms = timespanFromText(raw);
+      if (ms === undefined) {
+        if (!raw.includes(':') || /[()"'\n]/.test(raw)) return undefined;
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: nameTok.text,
+            reason: `'${raw}' is not a timespan: Kusto's forms are 2d, 1.5h, 15 seconds, 2 (days) and [d.]hh:mm[:ss[.fffffff]] with hours below 24 and minutes and seconds below 60`,
+          },
+          span,
+        );
+      }
+      value = ms;
+    }
+    for (let i = 0; i < parenAt; i++) this.advance(); // the name, where the caller had not read it
+    this.readRawParenText();
+    return { kind: 'literal', type: 'timespan', value, span };
+  }
+
   protected parseDynamicValue(): unknown {
     return this.nested(() => this.parseDynamicValueInner());
   }
@@ -581,6 +621,12 @@ export abstract class ExpressionParser extends Lookahead {
           return lit.kind === 'literal' && typeof lit.value === 'number' ? formatRfc3339(lit.value) : null;
         }
         if (GUID_NAMES.has(t.text) && this.isPunct('(', 1)) return this.parseGuidText(t);
+        if (typeFromName(t.text) === 'timespan' && this.isPunct('(', 1)) {
+          // `time(1.02:03:04)` inside a dynamic literal: its Kusto text, as a bare `1d` is held.
+          const lit = this.parseTimespanLiteral(t, 1);
+          if (lit?.kind === 'literal') return typeof lit.value === 'number' ? timespanText(lit.value) : null;
+          return this.parseTypedDynamicValue(t);
+        }
         if (typeFromName(t.text) && this.isPunct('(', 1)) return this.parseTypedDynamicValue(t);
         break;
       default:

@@ -1,0 +1,2 @@
+// expect: the days.hours:minutes:seconds.fraction form of the page (hours, minutes, seconds of one or two digits, a fraction up to 7 digits, a leading minus): "29.09:00:05.1234500", "01:02:03", "1.02:03:04", "02:00:00", "01:00:00", "10:30:00", "-1.00:00:00", and 29d 9h 5.12345s is 2538005.12345 seconds (source: https://learn.microsoft.com/kusto/query/scalar-data-types/timespan)
+print a = time(29.09:00:05.12345), b = timespan(01:02:03), c = time(1.02:03:04), d = timespan(2h), e = time(0.1:00:00), f = time(10:30), g = time(-1.00:00:00), s = time(29.09:00:05.12345) / 1s

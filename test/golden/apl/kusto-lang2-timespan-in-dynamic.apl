@@ -1,0 +1,2 @@
+// expect: timespan literals inside a dynamic literal are held as their Kusto text (the dynamic page: a dynamic literal may include other literals; values JSON lacks are strings): ["1.02:03:04","02:00:00",null,"00:00:15","12:34:56.7000000"] (source: https://learn.microsoft.com/kusto/query/scalar-data-types/dynamic)
+print d = dynamic([time(1.02:03:04), timespan(2h), time(null), time(15 seconds), timespan(0.12:34:56.7)])

@@ -1,0 +1,2 @@
+// expect: the page's literal table, each value in Kusto's timespan text: timespan(2) is 2 days "2.00:00:00", timespan(15 seconds) "00:00:15", timespan(0.12:34:56.7) is 0d+12h+34m+56.7s "12:34:56.7000000", time(1.5h) "01:30:00", time(100ms) "00:00:00.1000000", timespan(null) null (source: https://learn.microsoft.com/kusto/query/scalar-data-types/timespan)
+print a = timespan(2), b = timespan(15 seconds), c = timespan(0.12:34:56.7), d = time(1.5h), e = time(100ms), f = timespan(null)
