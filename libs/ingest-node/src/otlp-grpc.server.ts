@@ -5,16 +5,26 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
+  Metadata,
   Server,
   ServerCredentials,
   status as GrpcStatus,
-  type Metadata,
   type sendUnaryData,
   type ServerUnaryCall,
   type ServiceDefinition,
 } from '@grpc/grpc-js';
 import { isQuarryError, type ErrorKind } from '@quarry/common';
+import {
+  admissionOf,
+  admitMessage,
+  subjectOf,
+  type Admission,
+  type MessageRefusal,
+  type MessageTicket,
+} from '@quarry/nest-kit';
+import * as protobuf from 'protobufjs';
 import { AuthService, STORAGE_RUNTIME, type AccessRule, type StorageRuntime } from '@quarry/server';
 import { MetricsIngestService } from './metrics-ingest.service';
 import { encodeOtlpResponse } from './otlp-codec';
@@ -65,6 +75,54 @@ const GRPC_STATUS: Record<ErrorKind, GrpcStatus> = {
   internal: GrpcStatus.INTERNAL,
 };
 
+/** A gRPC error as grpc-js sends it: status, message, and trailers. */
+interface GrpcError {
+  code: GrpcStatus;
+  details: string;
+  metadata?: Metadata;
+}
+
+/**
+ * `google.rpc.Status` with one `google.rpc.RetryInfo` detail, the `grpc-status-details-bin` trailer the
+ * OTLP specification names for throttling (RetryInfo.retry_delay: when the client may send again).
+ * Hand-encoded: Status{1: code, 2: message, 3: Any{1: type_url, 2: RetryInfo{1: Duration{1: seconds}}}}.
+ */
+export function retryInfoStatus(code: GrpcStatus, message: string, retryDelaySeconds: number): Buffer {
+  const duration = protobuf.Writer.create().uint32(8).int64(retryDelaySeconds).finish();
+  const retryInfo = protobuf.Writer.create().uint32(10).bytes(duration).finish();
+  const any = protobuf.Writer.create()
+    .uint32(10)
+    .string('type.googleapis.com/google.rpc.RetryInfo')
+    .uint32(18)
+    .bytes(retryInfo)
+    .finish();
+  return Buffer.from(
+    protobuf.Writer.create().uint32(8).int32(code).uint32(18).string(message).uint32(26).bytes(any).finish(),
+  );
+}
+
+/**
+ * A refused message as OTLP/gRPC wants it (specification, "Failures" and "OTLP/gRPC Throttling"): a node
+ * that cannot keep up answers UNAVAILABLE, a token past its own rate limit or ingest quota answers
+ * RESOURCE_EXHAUSTED; both carry RetryInfo with the delay (Retry-After over HTTP), which is what makes
+ * RESOURCE_EXHAUSTED retryable for an OTLP client. Axiom's limit headers ride along as trailers.
+ */
+export function refusalError(refusal: MessageRefusal): GrpcError {
+  const code = refusal.kind === 'overloaded' ? GrpcStatus.UNAVAILABLE : GrpcStatus.RESOURCE_EXHAUSTED;
+  const metadata = new Metadata();
+  metadata.set('grpc-status-details-bin', retryInfoStatus(code, refusal.message, refusal.retryAfterSeconds));
+  metadata.set('retry-after', String(refusal.retryAfterSeconds));
+  const state = refusal.state;
+  if (state !== undefined) {
+    const prefix = refusal.reason === 'rate_limit' ? 'x-ratelimit' : 'x-ingestlimit';
+    if (refusal.scope !== undefined) metadata.set(`${prefix}-scope`, refusal.scope);
+    metadata.set(`${prefix}-limit`, String(state.limit));
+    metadata.set(`${prefix}-remaining`, String(state.remaining));
+    metadata.set(`${prefix}-reset`, String(state.resetEpochSeconds));
+  }
+  return { code, details: refusal.message, metadata };
+}
+
 /**
  * OTLP/gRPC on the ingest role (`QUARRY_OTLP_GRPC_PORT`): the three collector services' `Export`, as the
  * OpenTelemetry gRPC exporters and the Collector's `otlp` exporter call them. Each request is handled
@@ -85,7 +143,18 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly auth: AuthService,
     private readonly otel: OtelIngestService,
     private readonly metrics: MetricsIngestService,
+    private readonly http: HttpAdapterHost,
   ) {}
+
+  /**
+   * The node's admission control (installed on the HTTP instance by `startQuarry`): the gRPC port shares
+   * its per-token counters and its in-flight byte budget with the HTTP port. Undefined in a bare test
+   * module that never installed one.
+   */
+  private get admission(): Admission | undefined {
+    const instance = this.http.httpAdapter?.getInstance() as object | undefined;
+    return instance === undefined ? undefined : admissionOf(instance);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const { otlpGrpcPort, host, maxBodyBytes, metricsMaxBodyBytes } = this.storage.config;
@@ -96,9 +165,24 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnModuleDestroy {
     for (const signal of Object.keys(SERVICE_PATHS) as Signal[]) {
       server.addService(exportService(SERVICE_PATHS[signal]), {
         Export: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
-          this.export(signal, call.request, call.metadata).then(
-            (answer) => callback(null, answer),
-            (err: unknown) => callback(this.grpcError(signal, err)),
+          const ticket = this.admit(call);
+          if (ticket !== null && 'reason' in ticket) {
+            callback(refusalError(ticket));
+            return;
+          }
+          let ingestedBytes: number | undefined;
+          const onDecoded = (bytes: number) => {
+            ingestedBytes = bytes;
+          };
+          this.export(signal, call.request, call.metadata, onDecoded).then(
+            (answer) => {
+              ticket?.done({ ok: true, ingestedBytes });
+              callback(null, answer);
+            },
+            (err: unknown) => {
+              ticket?.done({ ok: false });
+              callback(this.grpcError(signal, err));
+            },
           );
         },
       });
@@ -128,13 +212,36 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async export(signal: Signal, body: Buffer, metadata: Metadata): Promise<Buffer> {
+  /**
+   * The HTTP port's admission checks for one message (docs/reliability.md): the token's request rate and
+   * ingest quota, and the node's in-flight bytes. grpc-js has already read and decompressed the message
+   * (bounded by `grpc.max_receive_message_length`), so what it holds and what the quota is charged are
+   * the decompressed bytes. Null when the node has no admission control.
+   */
+  private admit(call: ServerUnaryCall<Buffer, Buffer>): MessageRefusal | MessageTicket | null {
+    const admission = this.admission;
+    if (admission === undefined) return null;
+    const authorization = call.metadata.get('authorization')[0];
+    const subject = subjectOf(
+      typeof authorization === 'string' ? authorization : undefined,
+      '',
+      call.getPeer().replace(/:\d+$/, ''),
+    );
+    return admitMessage(admission, subject, call.request.length);
+  }
+
+  private async export(
+    signal: Signal,
+    body: Buffer,
+    metadata: Metadata,
+    onDecoded: (bytes: number) => void,
+  ): Promise<Buffer> {
     const value = (name: string) => {
       const v = metadata.get(name)[0];
       return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
     };
     const principal = await this.auth.authenticate(value('authorization'), value('x-axiom-org-id'), RULE);
-    const request = { body, contentType: 'application/x-protobuf', contentEncoding: undefined };
+    const request = { body, contentType: 'application/x-protobuf', contentEncoding: undefined, onDecoded };
     if (signal === 'metrics') {
       const dataset = value('x-axiom-metrics-dataset') ?? value('x-axiom-dataset');
       const result = await this.metrics.ingest({ ...request, dataset }, principal);
@@ -147,7 +254,7 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnModuleDestroy {
     return encodeSignalResponse(signal, result.partial, 'protobuf') as Buffer;
   }
 
-  private grpcError(signal: Signal, err: unknown): { code: GrpcStatus; details: string } {
+  private grpcError(signal: Signal, err: unknown): GrpcError {
     if (isQuarryError(err))
       return { code: GRPC_STATUS[err.kind] ?? GrpcStatus.INTERNAL, details: err.message };
     this.logger.error(`OTLP/gRPC ${signal} export failed: ${(err as Error).stack ?? String(err)}`);

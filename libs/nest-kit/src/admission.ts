@@ -2,7 +2,13 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QuarryError } from '@quarry/common';
 import type { AdmissionLimits } from './admission-config';
-import { FixedWindowCounter, subjectOf, type WindowState } from './rate-limit';
+import {
+  FixedWindowCounter,
+  subjectOf,
+  type RateLimitScope,
+  type RateLimitSubject,
+  type WindowState,
+} from './rate-limit';
 import type { LimitsSyncStats, NamedCounter } from './rate-limit-cluster';
 import { bodyDeadline } from './slow-client';
 import { traceIdOf } from './trace-id';
@@ -443,4 +449,76 @@ export function registerAdmission(app: FastifyInstance, admission: Admission): v
       }),
     );
   });
+}
+
+/** Why a body that arrived whole (an OTLP/gRPC message) was refused, and for how long to back off. */
+export interface MessageRefusal {
+  reason: RejectReason;
+  /** `throttled`: the token's own rate or quota (429 over HTTP); `overloaded`: the node (503). */
+  kind: 'throttled' | 'overloaded';
+  message: string;
+  retryAfterSeconds: number;
+  /** The window that refused, for Axiom's limit headers (absent for the in-flight bound). */
+  scope?: RateLimitScope;
+  state?: WindowState;
+}
+
+/** What an admitted message holds: `done` gives it back, charging the quota when the export succeeded. */
+export interface MessageTicket {
+  done(outcome: { ok: boolean; ingestedBytes?: number }): void;
+}
+
+/**
+ * Admission for ingest that does not come through Fastify (OTLP/gRPC: grpc-js hands over the whole,
+ * decompressed message). The same checks in the same order as the HTTP hooks — the token's request
+ * rate, its ingest quota, then the node's in-flight bytes — against the same counters, so a token's
+ * limits are shared by both ports. A refused message counts nothing but its request.
+ */
+export function admitMessage(
+  admission: Admission,
+  subject: RateLimitSubject,
+  bytes: number,
+): MessageRefusal | MessageTicket {
+  const nowSeconds = Date.now() / 1000;
+  const rate = admission.takeRequest(subject.key);
+  if (rate !== null && !rate.allowed) {
+    admission.onRejected('rate_limit');
+    return {
+      reason: 'rate_limit',
+      kind: 'throttled',
+      message: 'rate limit exceeded',
+      retryAfterSeconds: Math.max(1, Math.ceil(rate.resetEpochSeconds - nowSeconds)),
+      scope: subject.scope,
+      state: rate,
+    };
+  }
+  const quota = admission.peekQuota(subject.key);
+  if (quota !== null && !quota.allowed) {
+    admission.onRejected('ingest_quota');
+    return {
+      reason: 'ingest_quota',
+      kind: 'throttled',
+      message: 'ingest limit exceeded',
+      retryAfterSeconds: Math.max(1, Math.ceil(quota.resetEpochSeconds - nowSeconds)),
+      state: quota,
+    };
+  }
+  if (!admission.reserveIngest(bytes)) {
+    admission.onRejected('ingest_inflight_bytes');
+    return {
+      reason: 'ingest_inflight_bytes',
+      kind: 'overloaded',
+      message: 'the server is ingesting as much as it can hold; retry shortly',
+      retryAfterSeconds: admission.limits.retryAfterSeconds,
+    };
+  }
+  let released = false;
+  return {
+    done({ ok, ingestedBytes }) {
+      if (released) return;
+      released = true;
+      admission.releaseIngest(bytes);
+      if (ok && quota !== null) admission.chargeQuota(subject.key, ingestedBytes ?? bytes);
+    },
+  };
 }
