@@ -9,11 +9,12 @@ import {
   type FunctionInvocation,
   type FunctionParam,
   type Statement,
+  type TabularExpr,
 } from '@quarry/apl';
 import type { SourceSpan } from '@quarry/common';
 import { call, lit, type PExpr } from '../expr';
 import type { PlanNode } from '../nodes/plan-node';
-import type { CallExpr } from '../window-binding';
+import { WINDOW_SIGNATURES, type CallExpr } from '../window-binding';
 import type { Field } from '../types';
 import { isTrueOption, isNumeric, arityText, CONVERSION_OF_TYPE } from './binding-helpers';
 import { BinderBase } from './binder-base';
@@ -25,8 +26,10 @@ export abstract class FunctionBinder extends BinderBase {
       this.define(st.name, () => this.scalarLets.set(st.name, this.bindExpr(st.expr, [])));
     else if (st.kind === 'let-tabular')
       this.define(st.name, () => this.tableLets.set(st.name, this.buildTabular(st.query)));
-    else if (st.kind === 'let-function')
-      this.define(st.definition.name, () => this.functions.set(st.definition.name, st.definition));
+    else if (st.kind === 'let-function') {
+      const definition = withTabularLetsInlined(st.definition);
+      this.define(definition.name, () => this.functions.set(definition.name, definition));
+    }
   }
 
   // ---- user-defined functions ----
@@ -215,6 +218,18 @@ export abstract class FunctionBinder extends BinderBase {
       );
     }
     const result = definition.result.expr;
+    if (definition.statements.some((st) => st.kind === 'let-tabular') && callsWindowFunction(definition)) {
+      // Left as a call by the window expansion: a tabular let that uses the function's own names.
+      throw aplError(
+        'apl_invalid_argument',
+        {
+          name: e.name,
+          reason:
+            "window functions in a function whose tabular let uses the function's parameters or scalar lets (or is materialize()) are not supported: pass the table as a tabular parameter",
+        },
+        e.nameSpan,
+      );
+    }
     const args = this.functionArguments(definition, e.args, e.argNames, fields, e.span);
     // A scalar function sees only its parameters and lets, not the caller's columns (Kusto).
     return this.inFunctionScope(definition, args, e.span, () => this.bindExpr(result, []));
@@ -234,4 +249,99 @@ export abstract class FunctionBinder extends BinderBase {
 export interface BoundArguments {
   scalars: Map<string, PExpr>;
   tables: Map<string, PlanNode>;
+}
+
+/**
+ * A scalar function whose body calls a window function and has tabular `let`s
+ * (`let g = (a: long) { let T = datatable(y: long)[10, 20]; row_cumsum(a) + toscalar(T | count) };`),
+ * rewritten with each use of such a `let` replaced by its query, so the body has scalar `let`s and
+ * functions only and the window expansion (window-binder.ts) can inline it where it is called: a `let`
+ * is a name for its query, so the rewrite changes no value. Left as it is where the expansion could not
+ * keep the meaning: a tabular `let` of `materialize()` (one evaluation per query) or one that names a
+ * parameter or scalar `let` of the function (the expanded body is bound in the caller's scope, where
+ * those names are the caller's); such a call is refused in bindFunctionCall.
+ */
+export function withTabularLetsInlined(definition: FunctionDefinition): FunctionDefinition {
+  if (definition.result.kind !== 'scalar') return definition;
+  if (!definition.statements.some((st) => st.kind === 'let-tabular')) return definition;
+  if (!callsWindowFunction(definition)) return definition;
+  const localNames = new Set(definition.params.map((p) => p.name));
+  const tables = new Map<string, TabularExpr>();
+  const statements: Statement[] = [];
+  for (const st of definition.statements) {
+    if (st.kind === 'let-tabular') {
+      const source = st.query.source;
+      if (source.kind === 'subquery' && source.materialize) return definition;
+      if (namesAny(st.query, localNames)) return definition;
+      tables.set(st.name, replaceTableNames(st.query, tables));
+      continue;
+    }
+    if (st.kind === 'let-scalar' || st.kind === 'let-function') {
+      const name = st.kind === 'let-scalar' ? st.name : st.definition.name;
+      localNames.add(name);
+      tables.delete(name);
+    }
+    statements.push(replaceTableNames(st, tables));
+  }
+  return { ...definition, statements, result: replaceTableNames(definition.result, tables) };
+}
+
+/** Whether a window function (`row_cumsum`, `prev`, …) is called anywhere in the definition. */
+export function callsWindowFunction(definition: FunctionDefinition): boolean {
+  let found = false;
+  visitAst(definition, (node) => {
+    if (node.kind === 'call' && typeof node.name === 'string' && WINDOW_SIGNATURES.has(node.name))
+      found = true;
+  });
+  return found;
+}
+
+/** Whether `tree` holds a name expression (`{ kind: 'name' }`) of one of `names`. */
+function namesAny(tree: unknown, names: ReadonlySet<string>): boolean {
+  let found = false;
+  visitAst(tree, (node) => {
+    if (node.kind === 'name' && typeof node.name === 'string' && names.has(node.name)) found = true;
+  });
+  return found;
+}
+
+type AstNode = Record<string, unknown>;
+
+/** Calls `visit` with every object of the AST below `tree` (the AST is plain data). */
+function visitAst(tree: unknown, visit: (node: AstNode) => void): void {
+  if (Array.isArray(tree)) {
+    for (const item of tree) visitAst(item, visit);
+    return;
+  }
+  if (tree === null || typeof tree !== 'object') return;
+  const node = tree as AstNode;
+  visit(node);
+  for (const key of Object.keys(node)) if (key !== 'span') visitAst(node[key], visit);
+}
+
+/**
+ * `tree` with each table source naming one of `tables` (`T` of `toscalar(T | count)`, `x in (T)`)
+ * replaced by a subquery of that table's query. A nested function that defines the same name (a
+ * parameter or its own `let`) keeps its own.
+ */
+function replaceTableNames<T>(tree: T, tables: ReadonlyMap<string, TabularExpr>): T {
+  if (tables.size === 0) return tree;
+  if (Array.isArray(tree)) return tree.map((item: unknown) => replaceTableNames(item, tables)) as T;
+  if (tree === null || typeof tree !== 'object') return tree;
+  const node = tree as AstNode;
+  if (node.kind === 'dataset' && typeof node.name === 'string' && tables.has(node.name))
+    return { kind: 'subquery', query: tables.get(node.name), span: node.span } as T;
+  let inner = tables;
+  if (Array.isArray(node.params) && Array.isArray(node.statements)) {
+    const shadowed = new Map(tables);
+    for (const p of node.params as { name: string }[]) shadowed.delete(p.name);
+    for (const st of node.statements as Statement[]) {
+      if (st.kind === 'let-tabular' || st.kind === 'let-scalar') shadowed.delete(st.name);
+    }
+    inner = shadowed;
+  }
+  const out: AstNode = {};
+  for (const key of Object.keys(node))
+    out[key] = key === 'span' ? node[key] : replaceTableNames(node[key], inner);
+  return out as T;
 }
