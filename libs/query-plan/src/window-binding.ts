@@ -1,7 +1,8 @@
 /**
- * Window functions (Kusto: prev, next, row_number, row_cumsum, row_rank_dense, row_rank_min): which names
- * they are, how many arguments each takes, and how a scalar expression is rewritten so each window call
- * becomes a column a window extend computes first (plan-node.ts `ExtendNode.window`).
+ * Window functions (Kusto: prev, next, row_number, row_cumsum, row_rank_dense, row_rank_min,
+ * row_window_session): which names they are, how many arguments each takes, and how a scalar expression
+ * is rewritten so each window call becomes a column a window extend computes first (plan-node.ts
+ * `ExtendNode.window`).
  */
 import type { Expr } from '@quarry/apl';
 import { mapChildren } from './map-children';
@@ -24,6 +25,7 @@ export const WINDOW_SIGNATURES: ReadonlyMap<string, WindowSignature> = new Map([
   ],
   ['row_rank_dense', { minArgs: 1, maxArgs: 2, returns: () => 'long' as const }],
   ['row_rank_min', { minArgs: 1, maxArgs: 2, returns: () => 'long' as const }],
+  ['row_window_session', { minArgs: 3, maxArgs: 4, returns: (a: AplType[]) => a[0] }],
 ]);
 
 export type CallExpr = Extract<Expr, { kind: 'call' }>;

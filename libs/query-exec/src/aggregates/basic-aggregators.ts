@@ -225,13 +225,19 @@ export class MinMaxAggregator implements Aggregator {
   }
 }
 
-/** Sample variance / standard deviation with Welford's update (mergeable by Chan's formula). */
+/**
+ * Sample (n−1) or population (n: stdevp, variancep) variance / standard deviation with Welford's update
+ * (mergeable by Chan's formula).
+ */
 export class VarianceAggregator implements Aggregator {
   private n: number[] = [];
   private mean: number[] = [];
   private m2: number[] = [];
 
-  constructor(private readonly stdev: boolean) {}
+  constructor(
+    private readonly stdev: boolean,
+    private readonly population = false,
+  ) {}
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
@@ -276,7 +282,7 @@ export class VarianceAggregator implements Aggregator {
       const count = this.n[g] ?? 0;
       if (count <= 1) values[g] = 0;
       else {
-        const variance = this.m2[g] / (count - 1);
+        const variance = this.m2[g] / (this.population ? count : count - 1);
         values[g] = this.stdev ? Math.sqrt(variance) : variance;
       }
     }

@@ -1,5 +1,5 @@
 /**
- * make_list(_if), make_set(_if), arg_max, arg_min. make_set of an array value adds the array's elements
+ * make_list(_if), make_list_with_nulls, make_set(_if), arg_max, arg_min. make_set of an array value adds the array's elements
  * (Kusto's make_set page, "Set from array column"); make_list keeps each array as one element, as its
  * page's examples show (its page documents no flattening).
  */
@@ -16,6 +16,8 @@ export class MakeListAggregator implements Aggregator {
   constructor(
     private readonly distinct: boolean,
     private readonly cap: number,
+    /** make_list_with_nulls: nulls are elements too. */
+    private readonly keepNulls = false,
   ) {}
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
@@ -23,11 +25,11 @@ export class MakeListAggregator implements Aggregator {
     for (let i = 0; i < n; i++) {
       if (!rowPasses(predicate, i)) continue;
       const v = readValue(c, i);
-      if (v === null) continue;
+      if (v === null && !this.keepNulls) continue;
       const g = groups[i];
       const list = (this.lists[g] ??= []);
       if (list.length >= this.cap) continue;
-      const dv = toDynamic(v, c.kind);
+      const dv = v === null ? null : toDynamic(v, c.kind);
       if (!this.distinct) {
         list.push(dv);
         continue;

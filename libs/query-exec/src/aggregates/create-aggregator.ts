@@ -8,6 +8,8 @@ import { MAKE_BAG_DEFAULT_MAX, MakeBagAggregator } from './bag-aggregator';
 import { HistogramAggregator } from './histogram-aggregator';
 import { RateAggregator } from './rate-aggregator';
 import { TopkAggregator } from './topk-aggregator';
+import { TakeAnyAggregator } from './take-any-aggregator';
+import { WeightedPercentileAggregator } from './weighted-percentile-aggregator';
 import { PhrasesAggregator, PresenceAggregator } from './text-aggregators';
 
 export function createAggregator(call: AggregateCall): Aggregator {
@@ -34,10 +36,18 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new DcountAggregator();
     case 'percentile':
     case 'percentileif':
-      return new PercentileAggregator(call.params as number[], false);
+      return new PercentileAggregator(call.params as number[], 'one');
+    case 'percentiles':
+      return new PercentileAggregator(call.params as number[], 'columns');
     case 'percentiles_array':
     case 'percentiles_arrayif':
-      return new PercentileAggregator(call.params as number[], true);
+      return new PercentileAggregator(call.params as number[], 'array');
+    case 'percentilew':
+      return new WeightedPercentileAggregator(call.params as number[], 'one');
+    case 'percentilesw':
+      return new WeightedPercentileAggregator(call.params as number[], 'columns');
+    case 'percentilesw_array':
+      return new WeightedPercentileAggregator(call.params as number[], 'array');
     case 'phrases':
       return new PhrasesAggregator(call.params[0] as number);
     case 'presence':
@@ -48,9 +58,17 @@ export function createAggregator(call: AggregateCall): Aggregator {
     case 'variance':
     case 'varianceif':
       return new VarianceAggregator(false);
+    case 'stdevp':
+    case 'stdevpif':
+      return new VarianceAggregator(true, true);
+    case 'variancep':
+    case 'variancepif':
+      return new VarianceAggregator(false, true);
     case 'make_list':
     case 'make_list_if':
       return new MakeListAggregator(false, cap);
+    case 'make_list_with_nulls':
+      return new MakeListAggregator(false, cap, true);
     case 'make_set':
     case 'make_set_if':
       return new MakeListAggregator(true, cap);
@@ -72,7 +90,11 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new HistogramAggregator(call.params[0] as number);
     case 'rate':
       return new RateAggregator(call.periodMs);
+    case 'take_any':
+    case 'any':
+      return new TakeAnyAggregator(call.outputs.map((o) => o.type));
     case 'make_bag':
+    case 'make_bag_if':
       return new MakeBagAggregator(cap === Infinity ? MAKE_BAG_DEFAULT_MAX : cap);
     default:
       throw new QuarryError('internal', `no aggregator for '${call.fn}'`, { code: 'exec_missing_aggregate' });

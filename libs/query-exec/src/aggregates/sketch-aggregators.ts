@@ -5,6 +5,7 @@ import { toDynamic } from '../functions/scalar-impl';
 import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
 import { ExactBudget, QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+import type { PercentileShape } from './weighted-percentile-aggregator';
 
 export function valueKey(v: unknown): string {
   if (typeof v === 'string') return 's' + v;
@@ -73,7 +74,8 @@ export class PercentileAggregator implements Aggregator {
 
   constructor(
     private readonly ranks: number[],
-    private readonly asArray: boolean,
+    /** percentile: one column; percentiles: a column per rank; percentiles_array: one dynamic array. */
+    private readonly shape: PercentileShape,
   ) {}
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
@@ -107,13 +109,17 @@ export class PercentileAggregator implements Aggregator {
   }
 
   finish(groupCount: number): AggregateOutput[] {
-    const values = new Array(groupCount);
+    const kind = this.kind ?? 'real';
+    const perGroup = new Array<(number | null)[]>(groupCount);
     for (let g = 0; g < groupCount; g++) {
       const s = this.sketches[g];
-      const qs = this.ranks.map((p) => (s ? s.quantile(p) : null));
-      // In an array (a dynamic value) datetimes and timespans are text, as in every dynamic value.
-      values[g] = this.asArray ? qs.map((q) => toDynamic(q, this.kind ?? 'real')) : qs[0];
+      perGroup[g] = this.ranks.map((p) => (s ? s.quantile(p) : null));
     }
-    return [{ values, kind: this.asArray ? 'dynamic' : (this.kind ?? 'real') }];
+    if (this.shape === 'array') {
+      // In an array (a dynamic value) datetimes and timespans are text, as in every dynamic value.
+      return [{ values: perGroup.map((qs) => qs.map((q) => toDynamic(q, kind))), kind: 'dynamic' }];
+    }
+    const columns = this.shape === 'one' ? 1 : this.ranks.length;
+    return Array.from({ length: columns }, (_, j) => ({ values: perGroup.map((qs) => qs[j]), kind }));
   }
 }

@@ -7,7 +7,9 @@ import { HistogramAggregator } from './histogram-aggregator';
 import { RateAggregator } from './rate-aggregator';
 import { DcountAggregator, PercentileAggregator } from './sketch-aggregators';
 import { PhrasesAggregator, PresenceAggregator } from './text-aggregators';
+import { TakeAnyAggregator } from './take-any-aggregator';
 import { TopkAggregator } from './topk-aggregator';
+import { WeightedPercentileAggregator } from './weighted-percentile-aggregator';
 import { HistogramSketch } from '../sketches/histogram-sketch';
 import { DistinctCounter } from '../sketches/hyperloglog';
 import { ExactBudget, QuantileSketch } from '../sketches/quantile-sketch';
@@ -40,8 +42,10 @@ const CLASSES: Record<string, { prototype: object }> = {
   RateAggregator,
   SpaceSaving,
   SumAggregator,
+  TakeAnyAggregator,
   TopkAggregator,
   VarianceAggregator,
+  WeightedPercentileAggregator,
 };
 const NAME_OF = new Map<object, string>(Object.entries(CLASSES).map(([name, c]) => [c.prototype, name]));
 

@@ -110,6 +110,7 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
   set_has_element: ([v, x]) => (Array.isArray(v) ? v.some((e) => keyOf(e) === keyOf(x)) : null),
   bag_keys: ([v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : null),
   bag_has_key: ([v, k]) => bagHasKey(v, k),
+  treepath: ([v]) => treePaths(v),
   // Kusto bag functions (Quarry extensions, docs/apl.md "Kusto function extensions").
   bag_merge: (args) => {
     // The first bag that has a key gives its value (Kusto: "an arbitrary value"; its example keeps the first).
@@ -237,4 +238,38 @@ function jsonPathKeys(path: string): string[] | null {
     keys.push(m[1] ?? m[3]);
   }
   return keys.length ? keys : null;
+}
+
+/**
+ * `treepath(object)` (Kusto): the path of every node below the root, depth first, keys in order. An
+ * array stands as one element `[0]` whose subpaths are those of all its elements together (the page:
+ * `{"listProperty":[100,200,300,"abcde",{"x":"y"}]}` → `['listProperty']`, `['listProperty'][0]`,
+ * `['listProperty'][0]['x']`). Not a bag or an array → null.
+ */
+export function treePaths(v: unknown): string[] | null {
+  if (v === null || typeof v !== 'object') return null;
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const emit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    out.push(path);
+  };
+  const walk = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) {
+      if (node.length === 0) return;
+      const element = `${path}[0]`;
+      emit(element);
+      for (const e of node) walk(e, element);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [k, child] of Object.entries(node as Record<string, unknown>)) {
+      const p = `${path}['${k.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+      emit(p);
+      walk(child, p);
+    }
+  };
+  walk(v, '');
+  return out;
 }

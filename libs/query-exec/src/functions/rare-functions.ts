@@ -271,10 +271,12 @@ export const RARE_FUNCTIONS: Record<string, ScalarImpl> = {
     return out;
   },
   bag_zip: ([keys, values]) => {
-    if (!Array.isArray(keys) || !Array.isArray(values)) return null;
+    // Kusto's page: keys not an array → null; values not an array → every (string) key maps to null.
+    if (!Array.isArray(keys)) return null;
+    const vals = Array.isArray(values) ? values : [];
     const out: Record<string, unknown> = {};
     keys.forEach((k, i) => {
-      if (typeof k === 'string') out[k] = values[i] ?? null;
+      if (typeof k === 'string') out[k] = vals[i] ?? null;
     });
     return out;
   },

@@ -204,12 +204,14 @@ export abstract class AggregateBinder extends ExpressionBinder {
         e.span,
       );
     }
-    // `*` is an argument only of `count(*)` and of the extra columns of `arg_max`/`arg_min` (`arg_max(x, *)`).
+    // `*` is an argument only of `count(*)`, `presence(*)`, `take_any(*)` and of the extra columns of
+    // `arg_max`/`arg_min` (`arg_max(x, *)`).
     e.args.forEach((a, i) => {
       if (a.kind !== 'star') return;
       const allowed =
         (sig.name === 'count' && e.args.length === 1) ||
         (sig.name === 'presence' && e.args.length === 1) ||
+        ((sig.name === 'take_any' || sig.name === 'any') && e.args.length === 1) ||
         ((sig.name === 'arg_max' || sig.name === 'arg_min') && i > 0);
       if (!allowed)
         throw aplError('apl_invalid_argument', { name: e.name, reason: "'*' is not allowed here" }, a.span);
@@ -237,10 +239,16 @@ export abstract class AggregateBinder extends ExpressionBinder {
     switch (sig.name) {
       case 'percentile':
       case 'percentileif':
+      case 'percentiles':
       case 'percentiles_array':
-      case 'percentiles_arrayif': {
-        valueArgs = values.slice(0, 1);
-        for (const p of values.slice(1)) {
+      case 'percentiles_arrayif':
+      case 'percentilew':
+      case 'percentilesw':
+      case 'percentilesw_array': {
+        // The weighted forms take (x, weight, ranks…); the others (x, ranks…).
+        const valueCount = sig.name.startsWith('percentilew') || sig.name.startsWith('percentilesw') ? 2 : 1;
+        valueArgs = values.slice(0, valueCount);
+        for (const p of values.slice(valueCount)) {
           if (p.kind === 'lit' && Array.isArray(p.value)) params.push(...(p.value as unknown[]));
           else params.push(this.constantOf(p, e.span, sig.name));
         }
@@ -277,6 +285,7 @@ export abstract class AggregateBinder extends ExpressionBinder {
         }
         break;
       case 'make_bag':
+      case 'make_bag_if':
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
         break;
@@ -332,14 +341,61 @@ export abstract class AggregateBinder extends ExpressionBinder {
       for (const x of extraArgs) outputs.push({ name: uniqueName(argName(x) || 'Column'), type: x.type });
       return { fn: sig.name, args: [target, ...extraArgs], predicate, outputs, params };
     }
+    if (sig.name === 'take_any' || sig.name === 'any') {
+      return this.bindTakeAny(sig.name, e.args, values, predicate, fields, item, uniqueName, isUsed);
+    }
+    if (sig.name === 'percentiles' || sig.name === 'percentilesw') {
+      // Kusto: one column per rank, `percentile_x_p` (`.` → `_`), e.g. `percentile_LatencyBucket_99_9`.
+      const outputs = params.map((p, j) => ({
+        name: uniqueName(
+          item.names?.[j]?.name ??
+            (j === 0 && item.name ? item.name : `percentile_${argName(valueArgs[0])}_${rankSuffix(p)}`),
+        ),
+        type,
+      }));
+      return { fn: sig.name, args: valueArgs, predicate, outputs, params };
+    }
     let base = item.name;
     if (!base) {
       if (sig.name === 'count' || sig.name === 'countif' || sig.name === 'presence') base = `${sig.name}_`;
       else if (sig.name === 'percentiles_array') base = `percentiles_${argName(valueArgs[0])}`;
+      else if (sig.name === 'percentilew')
+        base = `percentile_${argName(valueArgs[0])}_${rankSuffix(params[0])}`;
+      else if (sig.name === 'percentilesw_array') base = `percentilesw_${argName(valueArgs[0])}`;
       else base = `${sig.name}_${argName(valueArgs[0])}`;
       // Axiom names `percentile(x, p)` `percentile_x`; a second rank of the same field gets Kusto's `_p` suffix.
       if (sig.name === 'percentile' && isUsed(base)) base = `${base}_${String(params[0]).replace('.', '_')}`;
     }
     return { fn: sig.name, args: valueArgs, predicate, outputs: [{ name: uniqueName(base), type }], params };
   }
+
+  /**
+   * `take_any(e1, …)` / `take_any(*)` (and the deprecated `any`): one output per expression, named after
+   * its column (`any` prefixes `any_`, as Kusto's page says); `*` is every input column but the group keys.
+   */
+  private bindTakeAny(
+    fn: 'take_any' | 'any',
+    written: Expr[],
+    values: PExpr[],
+    predicate: PExpr | null,
+    fields: Field[],
+    item: Assignment,
+    uniqueName: (base: string) => string,
+    isUsed: (name: string) => boolean,
+  ): AggregateCall {
+    const star = written.length === 1 && written[0].kind === 'star';
+    const args = star ? fields.filter((f) => !isUsed(f.name)).map((f) => col(f.name, f.type)) : values;
+    const prefix = fn === 'any' ? 'any_' : '';
+    const outputs = args.map((a, j) => {
+      const own = a.kind === 'col' ? `${prefix}${a.name}` : `${fn}_`;
+      const name = item.names?.[j]?.name ?? (j === 0 && item.name ? item.name : own);
+      return { name: uniqueName(name), type: a.type };
+    });
+    return { fn, args, predicate, outputs, params: [] };
+  }
+}
+
+/** A percentile rank as a column-name suffix: `99.9` → `99_9`. */
+function rankSuffix(p: unknown): string {
+  return String(p).replace('.', '_');
 }

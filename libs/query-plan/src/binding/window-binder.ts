@@ -162,7 +162,8 @@ export abstract class WindowBinder extends AggregateBinder {
         { what: 'argument 1 of row_cumsum', expected: 'long or real', got: args[0].type },
         e.args[0].span,
       );
-    const restartAt = e.name === 'row_number' ? 1 : isPrevNext ? -1 : 1;
+    // The restart argument: second of row_number/row_cumsum/row_rank_*, fourth of row_window_session.
+    const restartAt = e.name === 'row_window_session' ? 3 : isPrevNext ? -1 : 1;
     if (restartAt >= 0 && args[restartAt] && !['bool', 'dynamic'].includes(args[restartAt].type))
       throw aplError(
         'apl_type_mismatch',

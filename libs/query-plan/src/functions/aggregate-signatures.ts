@@ -106,6 +106,34 @@ const list: AggregateSignature[] = [
   { name: 'make_bag', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
   { name: 'phrases', minArgs: 2, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
   { name: 'presence', minArgs: 1, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'computed' },
+  // Kusto aggregations Axiom's APL lacks (Quarry extensions, docs/apl.md "Kusto function extensions").
+  { name: 'take_any', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'computed' },
+  { name: 'any', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'computed' },
+  { name: 'make_list_with_nulls', minArgs: 1, maxArgs: 1, returns: fixed('dynamic'), wireOp: 'computed' },
+  {
+    name: 'make_bag_if',
+    minArgs: 2,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 1,
+    wireOp: 'computed',
+  },
+  { name: 'stdevp', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'computed' },
+  { name: 'stdevpif', minArgs: 2, maxArgs: 2, returns: fixed('real'), predicateIndex: 1, wireOp: 'computed' },
+  { name: 'variancep', minArgs: 1, maxArgs: 1, returns: fixed('real'), wireOp: 'computed' },
+  {
+    name: 'variancepif',
+    minArgs: 2,
+    maxArgs: 2,
+    returns: fixed('real'),
+    predicateIndex: 1,
+    wireOp: 'computed',
+  },
+  // percentiles / percentilesw: one output column per rank (the binder names them).
+  { name: 'percentiles', minArgs: 2, maxArgs: 64, returns: same, wireOp: 'percentiles' },
+  { name: 'percentilew', minArgs: 3, maxArgs: 3, returns: same, wireOp: 'computed' },
+  { name: 'percentilesw', minArgs: 3, maxArgs: 64, returns: same, wireOp: 'computed' },
+  { name: 'percentilesw_array', minArgs: 3, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'computed' },
 ];
 
 export const AGGREGATE_SIGNATURES: ReadonlyMap<string, AggregateSignature> = new Map(

@@ -154,6 +154,15 @@ const AGGREGATE: Record<string, Params> = {
   rate: [NUM],
   phrases: [null, NUM],
   make_bag: [null, NUM],
+  make_bag_if: [null, BOOL, NUM],
+  stdevp: [NUM],
+  stdevpif: [NUM, BOOL],
+  variancep: [NUM],
+  variancepif: [NUM, BOOL],
+  percentiles: [NUM_SPAN_DT],
+  percentilew: [NUM_SPAN_DT, NUM, NUM],
+  percentilesw: [NUM_SPAN_DT, NUM],
+  percentilesw_array: [NUM_SPAN_DT, NUM],
 };
 
 /** `case(p1, v1, p2, v2, …, else)`: the predicates are the even positions before the last. */

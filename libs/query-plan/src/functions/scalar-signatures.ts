@@ -201,6 +201,7 @@ def('set_difference', 2, MANY, fixed('dynamic'));
 def('set_has_element', 2, 2, fixed('bool'));
 def('bag_keys', 1, 1, fixed('dynamic'));
 def('bag_has_key', 2, 2, fixed('bool'));
+def('treepath', 1, 1, fixed('dynamic'));
 // hashes and ips
 for (const n of ['hash_md5', 'hash_sha1', 'hash_sha256', 'hash_sha512']) def(n, 1, 1, fixed('string'));
 def('ipv4_is_private', 1, 1, fixed('bool'));
