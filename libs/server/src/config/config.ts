@@ -127,6 +127,11 @@ export const CONFIG_VARIABLES = {
     default: '30000',
     help: 'How often the compactor merges runs of small blocks into large ones, in milliseconds.',
   },
+  QUARRY_RETENTION_INTERVAL_MS: {
+    schema: int(100, 86_400_000),
+    default: '600000',
+    help: "How often the compactor drops the blocks of datasets with retentionDays > 0 whose newest event is older than the dataset's retention, in milliseconds.",
+  },
   QUARRY_BLOCK_SPAN_MS: {
     schema: int(60_000, 31 * 86_400_000),
     default: '3600000',
@@ -479,6 +484,8 @@ export interface QuarryConfig {
   /** Raw block files cached for queries, all threads together (QUARRY_FILE_CACHE_BYTES). */
   fileCacheBytes: number;
   mergeIntervalMs: number;
+  /** How often the retention sweep runs (QUARRY_RETENTION_INTERVAL_MS). */
+  retentionIntervalMs: number;
   workerThreads: number;
   blockSpanMs: number;
   queryWorkers: number;
@@ -639,6 +646,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     columnCacheBytes: values.QUARRY_COLUMN_CACHE_BYTES as number,
     fileCacheBytes: values.QUARRY_FILE_CACHE_BYTES as number,
     mergeIntervalMs: values.QUARRY_MERGE_INTERVAL_MS as number,
+    retentionIntervalMs: values.QUARRY_RETENTION_INTERVAL_MS as number,
     workerThreads: values.QUARRY_WORKER_THREADS as number,
     blockSpanMs: values.QUARRY_BLOCK_SPAN_MS as number,
     queryWorkers: values.QUARRY_QUERY_WORKERS as number,

@@ -177,6 +177,16 @@ export class QuarryMetrics {
       'Blocks written by the merge loop since start.',
       () => storage.merger?.totals.merged ?? 0,
     );
+    // A counter read from the sweep's own totals at scrape time (the sweep knows nothing of prom-client).
+    new Counter({
+      name: 'quarry_retention_blocks_deleted_total',
+      help: "Blocks dropped since start because their newest event was older than their dataset's retentionDays.",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(storage.retention?.totals.blocks ?? 0);
+      },
+    });
     gauge(
       'quarry_column_cache_bytes',
       'Estimated bytes of decoded columns cached for queries.',

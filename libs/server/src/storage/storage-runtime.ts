@@ -25,6 +25,7 @@ import type { BlockIndex } from './block-index';
 import type { BlockMerger } from './block-merger';
 import type { Compactor } from './compactor';
 import type { DatasetRegistry } from './dataset-registry';
+import { RetentionSweeper } from './retention';
 import type { StorageCatalog } from './storage-catalog';
 import type { TailBuffer } from './tail-buffer';
 import type { StorageParts } from './storage-parts';
@@ -64,6 +65,8 @@ export class StorageRuntime {
   readonly catalog: StorageCatalog;
   readonly metrics: MetricsRuntime;
   readonly merger: BlockMerger | null;
+  /** Drops blocks past their dataset's `retentionDays`; runs where the merger runs (the compactor role). */
+  readonly retention: RetentionSweeper | null;
   readonly cpu: CpuPool;
   /** Splits large summarizes across the query workers; undefined = everything on the main thread. */
   readonly queryOffload: AggregateOffload | undefined;
@@ -95,6 +98,7 @@ export class StorageRuntime {
     this.followers = parts.followers;
     this.membership = parts.membership;
     this.regions = new Regions(config);
+    this.retention = this.retentionSweeper();
     // Blocks that leave the index (merged away, trimmed, their dataset deleted; in a cluster, seen gone by
     // the catalog sync) leave the query workers' caches at once, not when LRU pressure reaches them.
     const pool = parts.queryPool;
@@ -121,6 +125,29 @@ export class StorageRuntime {
       cpu: this.cpu.memory(),
       metastore: this.metastore.db.memory?.() ?? null,
     };
+  }
+
+  /**
+   * The retention sweep wherever there is a merger (embedded; cluster compactor nodes). In the cluster it
+   * runs, like the merger, only on the holder of the merge lease, over block lists read from the
+   * metastore; the catalog sync then takes the dropped blocks out of every node's index.
+   */
+  private retentionSweeper(): RetentionSweeper | null {
+    const parts = this.parts;
+    if (parts.merger === null) return null;
+    const forget = (key: string) => parts.catalog.forgetBlock(key);
+    if (this.config.shape !== 'cluster')
+      return new RetentionSweeper(parts.metastore, parts.objects, parts.blocks, parts.lock, forget);
+    const { lease, sync } = parts;
+    return new RetentionSweeper(parts.metastore, parts.objects, parts.blocks, parts.lock, forget, {
+      applyLocally: false,
+      beforeRound: async () => {
+        if (lease === null || !(await lease.hold())) return false;
+        await sync?.refresh();
+        return true;
+      },
+      sweepsDataset: (dataset) => this.regions.isLocal(dataset),
+    });
   }
 
   static async open(config: QuarryConfig): Promise<StorageRuntime> {
@@ -174,6 +201,7 @@ export class StorageRuntime {
       await this.merger!.sweepOrphans();
       this.compactor!.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
       this.merger!.start(this.config.mergeIntervalMs);
+      this.retention?.start(this.config.retentionIntervalMs);
       this.metrics.start(this.config.metricsCompactIntervalMs);
     }
   }
@@ -198,6 +226,7 @@ export class StorageRuntime {
       await this.parts.ownership?.start();
       this.compactor.start(this.config.compactIntervalMs, this.config.compactMaxTailRows);
       this.merger!.start(this.config.mergeIntervalMs);
+      this.retention?.start(this.config.retentionIntervalMs);
       this.metrics.start(this.config.metricsCompactIntervalMs);
     }
     this.ready = true;
@@ -373,6 +402,7 @@ export class StorageRuntime {
 
   async close(): Promise<void> {
     this.ready = false;
+    await this.retention?.stop();
     await this.merger?.stop();
     await this.compactor?.stop();
     await this.metrics.close();
