@@ -54,11 +54,16 @@ describe('Kusto aggregations through the facade', () => {
     ]);
   });
 
-  it('take_any(x) is named x, any(x) any_x, take_any(*) every non-key column', async () => {
+  it('take_any(x) is named x, any(x) any_x, take_any(*) every non-key column; take_anyif/anyif', async () => {
     const one = await run('ds | sort by _time asc | summarize take_any(n), any(ip) by ip');
     expect(one.names).toEqual(['ip', 'n', 'any_ip']);
     const byIp = Object.fromEntries(one.rows.map((r) => [r.ip, r]));
     expect(byIp.a).toEqual({ ip: 'a', n: 1, any_ip: 'a' });
+    const cond = await run(
+      'ds | sort by _time asc | summarize take_anyif(bytes, bytes > 20), anyif(ip, bytes > 100)',
+    );
+    expect(cond.names).toEqual(['bytes', 'any_ip']);
+    expect(cond.rows).toEqual([{ bytes: 30, any_ip: null }]);
     const star = await run('ds | project ip, bytes | summarize take_any(*) by ip | sort by ip asc');
     expect(star.names).toEqual(['ip', 'bytes']);
     expect(star.rows.map((r) => r.ip)).toEqual(['a', 'b', 'c']);

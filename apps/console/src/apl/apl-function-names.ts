@@ -4,6 +4,7 @@
 /** Every aggregation the server knows. */
 export const SERVER_AGGREGATIONS: readonly string[] = [
   'any',
+  'anyif',
   'arg_max',
   'arg_min',
   'avg',
@@ -43,6 +44,7 @@ export const SERVER_AGGREGATIONS: readonly string[] = [
   'sum',
   'sumif',
   'take_any',
+  'take_anyif',
   'topk',
   'topkif',
   'variance',

@@ -92,6 +92,8 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new RateAggregator(call.periodMs);
     case 'take_any':
     case 'any':
+    case 'take_anyif':
+    case 'anyif':
       return new TakeAnyAggregator(call.outputs.map((o) => o.type));
     case 'make_bag':
     case 'make_bag_if':

@@ -341,7 +341,7 @@ export abstract class AggregateBinder extends ExpressionBinder {
       for (const x of extraArgs) outputs.push({ name: uniqueName(argName(x) || 'Column'), type: x.type });
       return { fn: sig.name, args: [target, ...extraArgs], predicate, outputs, params };
     }
-    if (sig.name === 'take_any' || sig.name === 'any') {
+    if (sig.name === 'take_any' || sig.name === 'any' || sig.name === 'take_anyif' || sig.name === 'anyif') {
       return this.bindTakeAny(sig.name, e.args, values, predicate, fields, item, uniqueName, isUsed);
     }
     if (sig.name === 'percentiles' || sig.name === 'percentilesw') {
@@ -370,11 +370,12 @@ export abstract class AggregateBinder extends ExpressionBinder {
   }
 
   /**
-   * `take_any(e1, …)` / `take_any(*)` (and the deprecated `any`): one output per expression, named after
-   * its column (`any` prefixes `any_`, as Kusto's page says); `*` is every input column but the group keys.
+   * `take_any(e1, …)` / `take_any(*)` / `take_anyif(e, p)` (and the deprecated `any`, `anyif`): one output
+   * per expression, named after its column (`any`/`anyif` prefix `any_`, as Kusto's pages say); `*` is every
+   * input column but the group keys.
    */
   private bindTakeAny(
-    fn: 'take_any' | 'any',
+    fn: 'take_any' | 'any' | 'take_anyif' | 'anyif',
     written: Expr[],
     values: PExpr[],
     predicate: PExpr | null,
@@ -385,7 +386,7 @@ export abstract class AggregateBinder extends ExpressionBinder {
   ): AggregateCall {
     const star = written.length === 1 && written[0].kind === 'star';
     const args = star ? fields.filter((f) => !isUsed(f.name)).map((f) => col(f.name, f.type)) : values;
-    const prefix = fn === 'any' ? 'any_' : '';
+    const prefix = fn === 'any' || fn === 'anyif' ? 'any_' : '';
     const outputs = args.map((a, j) => {
       const own = a.kind === 'col' ? `${prefix}${a.name}` : `${fn}_`;
       const name = item.names?.[j]?.name ?? (j === 0 && item.name ? item.name : own);

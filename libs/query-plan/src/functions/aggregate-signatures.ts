@@ -109,6 +109,8 @@ const list: AggregateSignature[] = [
   // Kusto aggregations Axiom's APL lacks (Quarry extensions, docs/apl.md "Kusto function extensions").
   { name: 'take_any', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'computed' },
   { name: 'any', minArgs: 1, maxArgs: 64, returns: same, wireOp: 'computed' },
+  { name: 'take_anyif', minArgs: 2, maxArgs: 2, returns: same, predicateIndex: 1, wireOp: 'computed' },
+  { name: 'anyif', minArgs: 2, maxArgs: 2, returns: same, predicateIndex: 1, wireOp: 'computed' },
   { name: 'make_list_with_nulls', minArgs: 1, maxArgs: 1, returns: fixed('dynamic'), wireOp: 'computed' },
   {
     name: 'make_bag_if',

@@ -155,6 +155,8 @@ const AGGREGATE: Record<string, Params> = {
   phrases: [null, NUM],
   make_bag: [null, NUM],
   make_bag_if: [null, BOOL, NUM],
+  take_anyif: [null, BOOL],
+  anyif: [null, BOOL],
   stdevp: [NUM],
   stdevpif: [NUM, BOOL],
   variancep: [NUM],
