@@ -79,9 +79,14 @@ describe('Kusto aggregations through the facade', () => {
     expect(rows[0].make_bag_if_).toEqual({ a: 30, c: 50 });
   });
 
-  it('rejects a star where it has no meaning and a non-numeric weight', async () => {
+  it('rejects a star where it has no meaning, a non-numeric weight, several result columns in make-series', async () => {
     await expect(run('ds | summarize take_any(ip, *)')).rejects.toThrow();
     await expect(run('ds | summarize percentilew(bytes, ip, 50)')).rejects.toThrow();
+    await expect(run('ds | make-series percentiles(bytes, 50, 90) on _time step 1h')).rejects.toThrow(
+      /one result column/,
+    );
+    const single = await run('ds | make-series percentiles(bytes, 50) on _time step 1d');
+    expect(single.names).toEqual(['percentile_bytes_50', '_time']);
   });
 });
 

@@ -95,6 +95,16 @@ export abstract class AggregateBinder extends ExpressionBinder {
       return name;
     };
     const aggs = op.aggs.map((a) => this.bindAggregate(a.item, fields, uniqueName, (n) => used.has(n)));
+    // A series per aggregation: those with several result columns (percentiles, take_any(a, b), arg_max)
+    // would lose all but the first.
+    aggs.forEach((a, i) => {
+      if (a.outputs.length > 1)
+        throw aplError(
+          'apl_invalid_argument',
+          { name: a.fn, reason: 'make-series takes aggregations with one result column' },
+          op.aggs[i].item.expr.span,
+        );
+    });
     const defaults = op.aggs.map((a) =>
       a.defaultValue
         ? this.constantOf(this.bindExpr(a.defaultValue, []), a.defaultValue.span, 'make-series')
