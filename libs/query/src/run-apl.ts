@@ -2,7 +2,7 @@
  * The APL facade: parse → plan (names resolved against dataset schemas) → optimize → execute → table.
  */
 import { aplError, type Query } from '@quarry/apl';
-import { QuarryError, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
+import { QuarryError, invalid, isQuarryError, notFound, spanAt, type SourceSpan } from '@quarry/common';
 import {
   emptyScanStats,
   valueAt,
@@ -13,6 +13,7 @@ import {
   type QueryOutput,
 } from '@quarry/contracts';
 import {
+  DEFAULT_QUERY_LIMITS,
   compileRegex,
   executePlan,
   toResultTable,
@@ -150,8 +151,15 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
   const subqueryValues = new Map<string, unknown[]>();
   let missing = new Map<string, PlanNode>();
   // `let m = materialize(T)` used more than once: T runs once, and the query is bound again with its
-  // rows in place of T (null: too many rows to hold, each use runs T).
-  const materialized = new Map<string, PlanNode | null>();
+  // rows in place of T. Those rows are held until the query ends, so they count against the query's
+  // held-rows limit (`maxHeldRows`) like a sort's: every later run gets what is left of it.
+  const materialized = new Map<string, PlanNode>();
+  const maxHeldRows = options.limits?.maxHeldRows ?? DEFAULT_QUERY_LIMITS.maxHeldRows;
+  let heldByMaterialize = 0;
+  const limits = (): Partial<QueryLimits> => ({
+    ...options.limits,
+    maxHeldRows: maxHeldRows - heldByMaterialize,
+  });
   const context = (defaultLimit: number | undefined): PlanContext => ({
     startMs: options.startMs,
     endMs: options.endMs,
@@ -160,7 +168,7 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     checkRegex,
     virtualFields,
     datasetNames: allNames,
-    materialized: (plan) => materialized.get(JSON.stringify(plan)) ?? undefined,
+    materialized: (plan) => materialized.get(JSON.stringify(plan)),
     subqueryValues: (_t, subPlan) => {
       const key = JSON.stringify(subPlan);
       const known = subqueryValues.get(key);
@@ -188,9 +196,25 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
       sources,
       stats,
       signal: options.signal,
-      limits: options.limits,
+      limits: limits(),
       offload: options.offload,
     });
+  // Kusto's materialize page: exceeding the cache limit fails the query. Here the limit is the query's
+  // held-rows limit, shared with its sorts, joins and result, so a cache never holds more than a sort
+  // could; a run that fails on what the caches left of it says so.
+  const runHolding = async (plan: PlanNode, what: string) => {
+    try {
+      return await run(plan);
+    } catch (err) {
+      if (!isQuarryError(err) || err.code !== 'query_limit_exceeded' || heldByMaterialize === 0) throw err;
+      throw invalid(
+        `${what} went over the query's held-rows limit of ${maxHeldRows.toLocaleString('en')} rows, ` +
+          `${heldByMaterialize.toLocaleString('en')} of them held by materialize() for the whole query; ` +
+          'narrow the time range, filter or summarize inside materialize(), or use the table once',
+        { code: 'query_limit_exceeded', cause: err },
+      );
+    }
+  };
   let built = bind();
   for (;;) {
     if (missing.size > 0) {
@@ -207,20 +231,16 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     if (reused.length === 0) break;
     for (const raw of reused) {
       const key = JSON.stringify(raw);
-      const { batch } = await run(optimize(raw));
-      materialized.set(key, batch.length > MAX_MATERIALIZED_ROWS ? null : materializedTable(raw, key, batch));
+      const { batch } = await runHolding(optimize(raw), 'materialize()');
+      // Its run counted these rows as its result; from now on they are held by the cache.
+      heldByMaterialize += batch.length;
+      materialized.set(key, materializedTable(raw, key, batch));
     }
     built = bind();
   }
   if (built === undefined) throw new Error('unreachable: a binding failed without asking for a subquery');
   const plan = optimize(built.root);
-  const result = await executePlan(plan, {
-    sources,
-    stats,
-    signal: options.signal,
-    limits: options.limits,
-    offload: options.offload,
-  });
+  const result = await runHolding(plan, 'the query');
   const table = toResultTable({ root: plan, batch: result.batch, sources: built.datasets });
   return {
     tables: [table],
@@ -230,9 +250,6 @@ async function runAplUnchecked(text: string, options: RunAplOptions): Promise<Qu
     ...(options.explain ? { plan: printPlan(plan) } : {}),
   };
 }
-
-/** Rows of a `materialize(T)` held for the rest of the query at the most (more: T runs at each use). */
-const MAX_MATERIALIZED_ROWS = 100_000;
 
 /** The distinct non-null values of a result's first column (the list of `x in (subquery)`). */
 function firstColumnValues(root: PlanNode, batch: ColumnBatch): unknown[] {
