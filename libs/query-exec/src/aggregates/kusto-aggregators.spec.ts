@@ -3,6 +3,7 @@
  * percentiles, percentilew/percentilesw(_array)): their answers, and that a state split in parts and merged
  * (as worker threads and query nodes do) answers what one pass over all rows answers.
  */
+import * as v8 from 'node:v8';
 import { columnFromValues, type Column, type ColumnKind } from '@quarry/contracts';
 import { lit, type AggregateCall } from '@quarry/query-plan';
 import type { Aggregator } from './aggregator';
@@ -34,7 +35,7 @@ function feed(agg: Aggregator, columns: unknown[][], groups: number[], from: num
   agg.update(Int32Array.from(gs), to - from, cols, null);
 }
 
-/** One pass; and three parts (the last numbering its groups in reverse), each cloned as to another thread, merged. */
+/** One pass; and three parts (the last numbering its groups in reverse), each sent as to another thread or node, merged. */
 function both(c: Case) {
   const make = () => createAggregator(call(c.fn, c.params ?? [], c.outputs ?? ['real'], c.columns.length));
   const n = c.groups.length;
@@ -47,9 +48,12 @@ function both(c: Case) {
   feed(parts[0], c.columns, c.groups, 0, cut1);
   feed(parts[1], c.columns, c.groups, cut1, cut2);
   feed(parts[2], c.columns, c.groups, cut2, n, maxG);
-  const travelled = parts.map((p) => {
+  // Parts cross a thread boundary (structuredClone) or a node boundary (V8 serialization, query-rpc.ts).
+  const travelled = parts.map((p, i) => {
     p.prepareForTransfer?.();
-    return unpackInstances(structuredClone(packInstances(p))) as Aggregator;
+    const packed = packInstances(p);
+    const copy = i === 1 ? v8.deserialize(v8.serialize(packed)) : structuredClone(packed);
+    return unpackInstances(copy as typeof packed) as Aggregator;
   });
   const identity = Array.from({ length: maxG + 1 }, (_, g) => g);
   const reversed = Array.from({ length: maxG + 1 }, (_, g) => maxG - g);
@@ -78,6 +82,17 @@ describe('Kusto aggregations: split, cloned and merged equals one pass', () => {
       groups,
     },
     { fn: 'percentilesw_array', params: [25, 75], outputs: ['dynamic'], columns: [x, w], groups },
+    // The same values in every part: their weights must add up across parts (10: 9, 20: 4 → p60 is 10, p75 is 20).
+    {
+      fn: 'percentilesw',
+      params: [60, 70, 75],
+      outputs: ['real', 'real', 'real'],
+      columns: [
+        [10, 20, 10, 10, 20, 10],
+        [3, 1, 2, 1, 3, 3],
+      ],
+      groups: [0, 0, 0, 0, 0, 0],
+    },
     { fn: 'take_any', outputs: ['real'], columns: [x], groups },
     { fn: 'take_any', outputs: ['real', 'real'], columns: [x, w], groups },
     {
