@@ -1,5 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Admission, classifyRoute, noteIngestedBytes, queryCostGbMs, registerAdmission } from './admission';
+import {
+  Admission,
+  admitMessage,
+  classifyRoute,
+  noteIngestedBytes,
+  queryCostGbMs,
+  registerAdmission,
+  type MessageRefusal,
+  type MessageTicket,
+} from './admission';
 import { loadAdmissionLimits, type AdmissionLimits } from './admission-config';
 import { FixedWindowCounter, subjectOf } from './rate-limit';
 import { registerRawBodyParser } from './raw-body';
@@ -313,5 +322,58 @@ describe('the query-cost budget and the decompressed ingest quota over HTTP', ()
     const third = await post(url, '/v1/datasets/a/ingest', 'xaat-inflate', '{}');
     expect(third.status).toBe(429);
     expect(third.headers.get('x-ingestlimit-remaining')).toBe('0');
+  });
+});
+
+/** Admission for whole messages (OTLP/gRPC): the HTTP hooks' checks, in their order, on the same counters. */
+describe('admitMessage', () => {
+  const subject = subjectOf('Bearer xaat-grpc', '', '127.0.0.1');
+  const refusal = (r: MessageRefusal | MessageTicket) => ('reason' in r ? r : null);
+
+  it('charges the quota only for an export that succeeded, with the bytes it decoded to', () => {
+    const admission = new Admission(limits({ ingestQuotaBytes: 100 }));
+    const failed = admitMessage(admission, subject, 80) as MessageTicket;
+    failed.done({ ok: false });
+    expect(admission.peekQuota(subject.key)?.remaining).toBe(100);
+    const ok = admitMessage(admission, subject, 10) as MessageTicket;
+    ok.done({ ok: true, ingestedBytes: 150 });
+    ok.done({ ok: true, ingestedBytes: 150 }); // once only
+    expect(admission.peekQuota(subject.key)?.remaining).toBe(0);
+    expect(refusal(admitMessage(admission, subject, 10))).toMatchObject({
+      reason: 'ingest_quota',
+      kind: 'throttled',
+      state: { limit: 100, remaining: 0 },
+    });
+  });
+
+  it('counts every message against the token request rate and refuses once it is spent', () => {
+    const admission = new Admission(limits({ rateLimitPerMinute: 2 }));
+    const rejected: string[] = [];
+    admission.onRejected = (reason) => rejected.push(reason);
+    (admitMessage(admission, subject, 1) as MessageTicket).done({ ok: true });
+    (admitMessage(admission, subject, 1) as MessageTicket).done({ ok: true });
+    const third = refusal(admitMessage(admission, subject, 1));
+    expect(third).toMatchObject({ reason: 'rate_limit', kind: 'throttled', scope: 'organization' });
+    expect(third!.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(third!.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(rejected).toEqual(['rate_limit']);
+  });
+
+  it('holds the message bytes in the in-flight budget until done, and refuses past it', () => {
+    const admission = new Admission(limits({ ingestMaxInflightBytes: 100, retryAfterSeconds: 7 }));
+    const first = admitMessage(admission, subject, 60) as MessageTicket;
+    expect(admission.ingestInflightBytes).toBe(60);
+    expect(refusal(admitMessage(admission, subject, 60))).toEqual({
+      reason: 'ingest_inflight_bytes',
+      kind: 'overloaded',
+      message: expect.stringMatching(/retry shortly/),
+      retryAfterSeconds: 7,
+    });
+    first.done({ ok: true });
+    expect(admission.ingestInflightBytes).toBe(0);
+    const second = admitMessage(admission, subject, 60) as MessageTicket;
+    expect(refusal(second)).toBeNull();
+    second.done({ ok: false });
+    expect(admission.ingestInflightBytes).toBe(0);
   });
 });
