@@ -1,4 +1,13 @@
-import type { InExpr, Operator, Query, TabularExpr, TabularSource } from '@quarry/apl';
+import type {
+  FunctionDefinition,
+  FunctionInvocation,
+  InExpr,
+  Operator,
+  Query,
+  Statement,
+  TabularExpr,
+  TabularSource,
+} from '@quarry/apl';
 import { matchDatasetPattern } from '@quarry/query-plan';
 import { isSharedTree } from './parse-cache';
 
@@ -9,12 +18,13 @@ import { isSharedTree } from './parse-cache';
  * only passes for a grant over every dataset).
  */
 export function datasetsOfQuery(query: Query, allNames?: readonly string[]): string[] {
-  const lets = new Set<string>();
   const out: string[] = [];
   const add = (name: string) => {
     if (!out.includes(name)) out.push(name);
   };
-  const visitSource = (s: TabularSource) => {
+  // The `in`/`toscalar` subqueries of function bodies, visited in the body's scope (not the query's).
+  const inFunctions = new Set<TabularExpr>();
+  const visitSource = (s: TabularSource, lets: ReadonlySet<string>) => {
     switch (s.kind) {
       case 'dataset':
         if (!lets.has(s.name)) add(s.name);
@@ -24,32 +34,84 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
         else add(s.pattern);
         break;
       case 'subquery':
-        visit(s.query);
+        // A function call's body is visited with its definition, in the function's scope.
+        if (!s.invoke) visit(s.query, lets);
         break;
       case 'union':
-        s.tables.forEach(visit);
+        s.tables.forEach((t) => visit(t, lets));
         break;
       default:
         break;
     }
   };
-  const visitOp = (op: Operator) => {
-    if (op.kind === 'join' || op.kind === 'lookup') visit(op.right);
-    if (op.kind === 'union') op.tables.forEach(visit);
+  const visitOp = (op: Operator, lets: ReadonlySet<string>) => {
+    if (op.kind === 'join' || op.kind === 'lookup') visit(op.right, lets);
+    if (op.kind === 'union') op.tables.forEach((t) => visit(t, lets));
   };
-  const visit = (t: TabularExpr) => {
-    visitSource(t.source);
-    t.operators.forEach(visitOp);
+  const visit = (t: TabularExpr, lets: ReadonlySet<string>) => {
+    visitSource(t.source, lets);
+    t.operators.forEach((op) => visitOp(op, lets));
   };
-  for (const st of query.statements) {
-    if (st.kind === 'let-tabular') {
-      visit(st.query);
-      lets.add(st.name);
+  const visitStatements = (statements: readonly Statement[], lets: Set<string>) => {
+    for (const st of statements) {
+      if (st.kind === 'let-tabular') {
+        visit(st.query, lets);
+        lets.add(st.name);
+      } else if (st.kind === 'let-function') {
+        visitFunction(st.definition, lets);
+        lets.delete(st.definition.name);
+      } else if (st.kind === 'let-scalar') lets.delete(st.name);
     }
-  }
-  visit(query.body);
+  };
+  // `let f = () { let T = ds | count; T }`: the body's own tabular lets read datasets and name tables
+  // seen only inside the body (and the functions it defines, each with its own scope).
+  const visitFunction = (fn: FunctionDefinition, outer: ReadonlySet<string>) => {
+    const lets = new Set(outer);
+    for (const p of fn.params) lets.delete(p.name);
+    visitStatements(fn.statements, lets);
+    if (fn.result.kind === 'tabular') visit(fn.result.query, lets);
+    for (const sub of bodySubqueries([fn.statements, fn.result])) {
+      inFunctions.add(sub);
+      visit(sub, lets);
+    }
+  };
+  const lets = new Set<string>();
+  visitStatements(query.statements, lets);
+  visit(query.body, lets);
   // `x in (T | ...)` subqueries read datasets too (`let` names known by now).
-  subqueriesOf(query, true).forEach(visit);
+  for (const sub of subqueriesOf(query, true)) if (!inFunctions.has(sub)) visit(sub, lets);
+  return out;
+}
+
+/**
+ * The `in`/`toscalar` subqueries of a function body (nested ones included, innermost first), without
+ * those of the functions it defines or calls (each visited in its own scope).
+ */
+function bodySubqueries(body: unknown): TabularExpr[] {
+  const out: TabularExpr[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const kind = (node as { kind?: unknown }).kind;
+    if (kind === 'literal') return;
+    if (kind === 'let-function') return;
+    if (kind === 'subquery' && (node as { invoke?: FunctionInvocation }).invoke) {
+      walk((node as { invoke: FunctionInvocation }).invoke.args);
+      return;
+    }
+    const expr = node as InExpr;
+    if (kind === 'in' && expr.subquery) {
+      walk(expr.left);
+      walk(expr.subquery);
+      out.push(expr.subquery);
+      return;
+    }
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value);
+  };
+  walk(body);
   return out;
 }
 

@@ -2,7 +2,15 @@
  * Window functions and `serialize`: each window call becomes a hidden column of a window extend over a
  * serialized input; the expression that used it reads the column, which is dropped afterwards.
  */
-import { aplError, type Expr, type FunctionDefinition, type Operator } from '@quarry/apl';
+import {
+  aplError,
+  type Expr,
+  type FunctionDefinition,
+  type FunctionInvocation,
+  type InExpr,
+  type Operator,
+  type TabularExpr,
+} from '@quarry/apl';
 import { call, type PExpr } from '../expr';
 import { type NamedExpr, type PlanNode, isSerialized } from '../nodes/plan-node';
 import { mapChildren } from '../map-children';
@@ -10,6 +18,7 @@ import { WINDOW_SIGNATURES, containsWindow, liftWindows, type CallExpr } from '.
 import type { Field } from '../types';
 import { windowImplicitName, isNumeric, arityText } from './binding-helpers';
 import { AggregateBinder } from './aggregate-binder';
+import type { BoundArguments } from './function-binder';
 
 /** How deep calls of user-defined functions are expanded looking for window calls (recursion stops). */
 const MAX_INLINE_DEPTH = 16;
@@ -26,7 +35,8 @@ export abstract class WindowBinder extends AggregateBinder {
    * parameter replaced by its argument expression, so their window calls are lifted like any other
    * (Kusto inlines functions). Arguments may be named (`g(a = x)`); a body's own scalar `let`s and
    * functions are substituted the same way. A body with a tabular `let` is left as a call (its window
-   * calls stay refused).
+   * calls stay refused). The subqueries of `toscalar(T)` and `x in (T)` in an expanded body keep the
+   * body's names through a scope of their own (see scopedSubquery).
    */
   protected inlineWindowFunctions(op: Operator): Operator {
     if (this.functions.size === 0) return op;
@@ -55,6 +65,8 @@ export abstract class WindowBinder extends AggregateBinder {
     const walk = (x: Expr): Expr => {
       if (x.kind === 'name' && scope.names.has(x.name)) return scope.names.get(x.name)!;
       const rebuilt = mapChildren(x, walk);
+      if (rebuilt.kind === 'in' && rebuilt.subquery && scope.owner !== undefined)
+        return this.scopedSubquery(rebuilt, rebuilt.subquery, scope);
       if (rebuilt.kind !== 'call' || depth > MAX_INLINE_DEPTH) return rebuilt;
       const local = scope.functions.get(rebuilt.name);
       const global = local ? undefined : this.functions.get(rebuilt.name);
@@ -80,6 +92,7 @@ export abstract class WindowBinder extends AggregateBinder {
     const scope: InlineScope = {
       names: new Map(target.closure.names),
       functions: new Map(target.closure.functions),
+      owner: fn.name,
     };
     for (const p of fn.params) {
       const value = given.get(p.name) ?? p.defaultValue;
@@ -92,12 +105,100 @@ export abstract class WindowBinder extends AggregateBinder {
         scope.names.set(st.name, this.inlineWindowCalls(st.expr, scope, depth + 1));
         scope.functions.delete(st.name);
       } else if (st.kind === 'let-function') {
-        const closure = { names: new Map(scope.names), functions: new Map(scope.functions) };
+        const closure = { ...scope, names: new Map(scope.names), functions: new Map(scope.functions) };
         scope.functions.set(st.definition.name, { definition: st.definition, closure });
         scope.names.delete(st.definition.name);
       } else return undefined;
     }
     return this.inlineWindowCalls(fn.result.expr, scope, depth + 1);
+  }
+
+  /**
+   * `toscalar(T)` / `x in (T)` of an expanded body: names in T are not substituted (a column of T's own
+   * table may have the name), T is wrapped in a call of a tabular function of no arguments whose scope
+   * holds the body's parameters, scalar lets and local functions that T (or a local function it calls)
+   * names. buildInvocation binds their values in the caller's row context, so T sees them as it would
+   * in the body (`let k = 7; … toscalar(print v = k)` reads 7, not a caller's `k`), a column of T wins
+   * over them, and a value of the calling row is refused as for any function (bindName).
+   */
+  private scopedSubquery(e: InExpr, subquery: TabularExpr, scope: InlineScope): Expr {
+    const names = new Set<string>();
+    const functions: LocalFunction[] = [];
+    const pending: unknown[] = [subquery];
+    while (pending.length > 0) {
+      for (const id of identifiersOf(pending.pop())) {
+        if (names.has(id)) continue;
+        names.add(id);
+        const local = scope.functions.get(id);
+        if (local) {
+          functions.push(local);
+          pending.push(local.definition);
+        }
+      }
+    }
+    for (const local of functions) {
+      // A local function sees the names of its definition; the subquery's scope has the body's last ones.
+      const stale = [...names].find(
+        (n) =>
+          n !== local.definition.name &&
+          (local.closure.names.get(n) !== scope.names.get(n) ||
+            local.closure.functions.get(n) !== scope.functions.get(n)),
+      );
+      if (stale !== undefined) {
+        throw aplError(
+          'apl_invalid_argument',
+          {
+            name: scope.owner!,
+            reason: `'${local.definition.name}' is used in a subquery (toscalar, in) of a function with window calls and '${stale}' is defined again after it: not supported`,
+          },
+          e.span,
+        );
+      }
+    }
+    const values = new Map<string, Expr>();
+    for (const n of names) if (scope.names.has(n)) values.set(n, scope.names.get(n)!);
+    if (values.size === 0 && functions.length === 0) return e;
+    const span = subquery.span;
+    const definition: FunctionDefinition = {
+      name: scope.owner!,
+      params: [...values.keys()].map((name) => ({ name, type: 'dynamic', span })),
+      statements: functions.map((f) => ({ kind: 'let-function', definition: f.definition, span })),
+      result: { kind: 'tabular', query: subquery },
+      span,
+    };
+    this.subqueryScopes.set(definition, values);
+    const invoke: FunctionInvocation = { definition, args: [], span };
+    const wrapped: TabularExpr = {
+      source: { kind: 'subquery', query: subquery, invoke, span },
+      operators: [],
+      span,
+    };
+    return { ...e, subquery: wrapped };
+  }
+
+  /** Values of the scopes made by scopedSubquery, by their function (in the caller's terms). */
+  private readonly subqueryScopes = new WeakMap<FunctionDefinition, Map<string, Expr>>();
+
+  /** The columns of the row an expanded function is called for (its arguments are bound over them). */
+  private callerFields: Field[] = [];
+
+  protected override buildInvocation(invoke: FunctionInvocation): PlanNode {
+    const values = this.subqueryScopes.get(invoke.definition);
+    if (!values) return super.buildInvocation(invoke);
+    const args: BoundArguments = { scalars: new Map(), tables: new Map() };
+    for (const [name, value] of values) args.scalars.set(name, this.bindExpr(value, this.callerFields));
+    const result = invoke.definition.result as { kind: 'tabular'; query: TabularExpr };
+    return this.inFunctionScope(invoke.definition, args, invoke.span, () => this.buildTabular(result.query));
+  }
+
+  private withCallerFields<T>(fields: Field[], build: () => T): T {
+    const saved = this.callerFields;
+    this.callerFields = fields;
+    try {
+      return build();
+    } finally {
+      this.callerFields = saved;
+    }
   }
 
   /**
@@ -178,9 +279,13 @@ export abstract class WindowBinder extends AggregateBinder {
     let node = input;
     const hidden: string[] = [];
     for (const item of op.items) {
-      const lifted = this.withWindows(node, [item.expr]);
-      hidden.push(...lifted.hidden);
-      node = this.buildOperator(lifted.node, { ...op, items: [{ ...item, expr: lifted.exprs[0] }] });
+      const before = node;
+      // A later item's call may pass an earlier item's column (`extend c = 1, d = g(c)`).
+      node = this.withCallerFields(before.schema, () => {
+        const lifted = this.withWindows(before, [item.expr]);
+        hidden.push(...lifted.hidden);
+        return this.buildOperator(lifted.node, { ...op, items: [{ ...item, expr: lifted.exprs[0] }] });
+      });
     }
     return this.projectFields(
       node,
@@ -199,6 +304,10 @@ export abstract class WindowBinder extends AggregateBinder {
 
   /** `extend`, `project` and `where` whose expressions call window functions. */
   protected buildWithWindows(input: PlanNode, op: Operator): PlanNode {
+    return this.withCallerFields(input.schema, () => this.buildWithWindowsOver(input, op));
+  }
+
+  private buildWithWindowsOver(input: PlanNode, op: Operator): PlanNode {
     if (op.kind === 'extend') return this.buildWindowExtend(input, op);
     if (op.kind === 'project') {
       const lifted = this.withWindows(
@@ -238,6 +347,8 @@ export abstract class WindowBinder extends AggregateBinder {
 interface InlineScope {
   names: Map<string, Expr>;
   functions: Map<string, LocalFunction>;
+  /** The function whose body this is (none for the calling expression). */
+  owner?: string;
 }
 
 /** A function defined inside a body, with the names it sees where it is defined. */
@@ -247,3 +358,21 @@ interface LocalFunction {
 }
 
 const EMPTY_SCOPE: InlineScope = { names: new Map(), functions: new Map() };
+
+/** The names (`k`) and called function names (`h()`) written anywhere below `tree` (the AST is plain data). */
+function identifiersOf(tree: unknown): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const n = node as { kind?: unknown; name?: unknown };
+    if (n.kind === 'literal') return;
+    if ((n.kind === 'name' || n.kind === 'call') && typeof n.name === 'string') out.add(n.name);
+    for (const [key, value] of Object.entries(node)) if (key !== 'span') walk(value);
+  };
+  walk(tree);
+  return out;
+}
