@@ -9,6 +9,7 @@ import { lit, type AggregateCall } from '@quarry/query-plan';
 import type { Aggregator } from './aggregator';
 import { createAggregator } from './create-aggregator';
 import { packInstances, unpackInstances } from './state-transfer';
+import { WeightedPercentileAggregator } from './weighted-percentile-aggregator';
 
 function call(fn: string, params: unknown[], outputs: ColumnKind[], width: number): AggregateCall {
   return {
@@ -240,5 +241,29 @@ describe('take_any merging', () => {
     a.merge(b, [0]);
     a.merge(c, [0]);
     expect(a.finish(1)[0].values).toEqual(['x']);
+  });
+});
+
+describe('weighted percentiles keep a bounded number of distinct values', () => {
+  it('fail with query_limit_exceeded past the cap, in update and in merge, and not at it', () => {
+    const fill = (agg: WeightedPercentileAggregator, values: number[]) =>
+      agg.update(
+        new Int32Array(values.length),
+        values.length,
+        [columnFromValues(values), columnFromValues(values.map(() => 1))],
+        null,
+      );
+    const atCap = new WeightedPercentileAggregator([50], 'one', 4);
+    fill(atCap, [1, 2, 3, 4, 4, 1]); // repeats add weight, not values
+    expect(atCap.finish(1)[0].values).toEqual([2]);
+    const over = new WeightedPercentileAggregator([50], 'one', 4);
+    expect(() => fill(over, [1, 2, 3, 4, 5])).toThrow(
+      expect.objectContaining({ code: 'query_limit_exceeded' }),
+    );
+    const left = new WeightedPercentileAggregator([50], 'one', 4);
+    const right = new WeightedPercentileAggregator([50], 'one', 4);
+    fill(left, [1, 2, 3]);
+    fill(right, [3, 4, 5]);
+    expect(() => left.merge(right, [0])).toThrow(expect.objectContaining({ code: 'query_limit_exceeded' }));
   });
 });

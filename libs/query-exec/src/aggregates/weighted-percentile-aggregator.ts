@@ -6,10 +6,18 @@
  * null counts once and one whose weight is not positive is skipped (Axiom's percentilesw_array page);
  * a fractional weight counts as given.
  */
+import { invalid } from '@quarry/common';
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
 import { toDynamic } from '../functions/scalar-impl';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+
+/**
+ * Distinct values one weighted percentile aggregate keeps across all its groups (as many as the unweighted
+ * percentile keeps exactly before it switches to a sketch). Past it the query fails with a 400 rather than
+ * growing without bound: weighted input is meant to be buckets, and raw values can be bucketed first.
+ */
+export const MAX_WEIGHTED_PERCENTILE_VALUES = 8_000_000;
 
 /** How the ranks come out: one column, one column per rank, or one dynamic array. */
 export type PercentileShape = 'one' | 'columns' | 'array';
@@ -17,10 +25,12 @@ export type PercentileShape = 'one' | 'columns' | 'array';
 export class WeightedPercentileAggregator implements Aggregator {
   private weights: Map<number, number>[] = [];
   private kind: ColumnKind | null = null;
+  private distinctValues = 0;
 
   constructor(
     private readonly ranks: number[],
     private readonly shape: PercentileShape,
+    private readonly maxValues = MAX_WEIGHTED_PERCENTILE_VALUES,
   ) {}
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
@@ -34,9 +44,21 @@ export class WeightedPercentileAggregator implements Aggregator {
       const raw = readValue(w, i);
       const weight = raw === null ? 1 : typeof raw === 'number' ? raw : Number.NaN;
       if (!(weight > 0)) continue;
-      const m = (this.weights[groups[i]] ??= new Map());
-      m.set(v, (m.get(v) ?? 0) + weight);
+      this.add((this.weights[groups[i]] ??= new Map()), v, weight);
     }
+  }
+
+  private add(m: Map<number, number>, v: number, weight: number): void {
+    const before = m.get(v);
+    if (before === undefined && ++this.distinctValues > this.maxValues) {
+      throw invalid(
+        `a weighted percentile keeps each distinct value, and this one has more than ` +
+          `${this.maxValues.toLocaleString('en')}; bucket the values first ` +
+          '(e.g. bin(x, …) with summed weights) or filter',
+        { code: 'query_limit_exceeded' },
+      );
+    }
+    m.set(v, (before ?? 0) + weight);
   }
 
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
@@ -44,7 +66,7 @@ export class WeightedPercentileAggregator implements Aggregator {
     this.kind ??= o.kind;
     o.weights.forEach((m, g) => {
       const mine = (this.weights[groupMap[g]] ??= new Map());
-      for (const [v, weight] of m) mine.set(v, (mine.get(v) ?? 0) + weight);
+      for (const [v, weight] of m) this.add(mine, v, weight);
     });
   }
 
