@@ -138,23 +138,37 @@ export class ArgExtremeAggregator implements Aggregator {
   }
 
   finish(groupCount: number): AggregateOutput[] {
-    const outs: AggregateOutput[] = [];
-    for (let j = 0; j < this.types.length; j++) {
-      let kind: ColumnKind | null = null;
-      for (let g = 0; g < groupCount; g++) {
-        const v = this.rows[g]?.[j];
-        if (v === null || v === undefined) continue;
-        const k = this.rowKinds[g][j];
-        kind = kind === null || kind === k ? k : 'dynamic';
-      }
-      const values = new Array(groupCount);
-      for (let g = 0; g < groupCount; g++) {
-        const v = this.rows[g]?.[j] ?? null;
-        // Mixed kinds become dynamic values: datetimes as their text, like any dynamic datetime.
-        values[g] = kind === 'dynamic' && v !== null ? toDynamic(v, this.rowKinds[g][j]) : v;
-      }
-      outs.push({ values, kind: kind ?? this.types[j] });
-    }
-    return outs;
+    return keptRowColumns(this.rows, this.rowKinds, this.types, groupCount);
   }
+}
+
+/**
+ * The output columns of an aggregation that keeps one row per group (`arg_max`/`arg_min`, `take_any`):
+ * a column takes the kind of the values it holds (a field can change kind between batches), `dynamic`
+ * when they differ — datetimes then as their text, like any dynamic datetime — and its static type when
+ * it holds only nulls.
+ */
+export function keptRowColumns(
+  rows: readonly (unknown[] | undefined)[],
+  rowKinds: readonly ColumnKind[][],
+  types: readonly ColumnKind[],
+  groupCount: number,
+): AggregateOutput[] {
+  const outs: AggregateOutput[] = [];
+  for (let j = 0; j < types.length; j++) {
+    let kind: ColumnKind | null = null;
+    for (let g = 0; g < groupCount; g++) {
+      const v = rows[g]?.[j];
+      if (v === null || v === undefined) continue;
+      const k = rowKinds[g][j];
+      kind = kind === null || kind === k ? k : 'dynamic';
+    }
+    const values = new Array(groupCount);
+    for (let g = 0; g < groupCount; g++) {
+      const v = rows[g]?.[j] ?? null;
+      values[g] = kind === 'dynamic' && v !== null ? toDynamic(v, rowKinds[g][j]) : v;
+    }
+    outs.push({ values, kind: kind ?? types[j] });
+  }
+  return outs;
 }

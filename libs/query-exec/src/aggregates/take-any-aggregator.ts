@@ -7,8 +7,8 @@
  */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
-import { toDynamic } from '../functions/scalar-impl';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+import { keptRowColumns } from './collection-aggregators';
 
 /** Null, `""`, `[]` and `{}`: what a single-expression take_any passes over while it can. */
 function isEmptyValue(v: unknown): boolean {
@@ -56,24 +56,6 @@ export class TakeAnyAggregator implements Aggregator {
   }
 
   finish(groupCount: number): AggregateOutput[] {
-    const outs: AggregateOutput[] = [];
-    for (let j = 0; j < this.types.length; j++) {
-      // A column takes the kind of the values it holds (a field can change kind between batches),
-      // `dynamic` when they differ, its static type when it holds only nulls.
-      let kind: ColumnKind | null = null;
-      for (let g = 0; g < groupCount; g++) {
-        const v = this.rows[g]?.[j];
-        if (v === null || v === undefined) continue;
-        const k = this.rowKinds[g][j];
-        kind = kind === null || kind === k ? k : 'dynamic';
-      }
-      const values = new Array(groupCount);
-      for (let g = 0; g < groupCount; g++) {
-        const v = this.rows[g]?.[j] ?? null;
-        values[g] = kind === 'dynamic' && v !== null ? toDynamic(v, this.rowKinds[g][j]) : v;
-      }
-      outs.push({ values, kind: kind ?? this.types[j] });
-    }
-    return outs;
+    return keptRowColumns(this.rows, this.rowKinds, this.types, groupCount);
   }
 }
