@@ -70,7 +70,7 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
     for (const p of fn.params) lets.delete(p.name);
     visitStatements(fn.statements, lets);
     if (fn.result.kind === 'tabular') visit(fn.result.query, lets);
-    for (const sub of bodySubqueries([fn.statements, fn.result])) {
+    for (const sub of inSubqueriesUnder([fn.statements, fn.result], { nested: true, ownScopeOnly: true })) {
       inFunctions.add(sub);
       visit(sub, lets);
     }
@@ -80,38 +80,6 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
   visit(query.body, lets);
   // `x in (T | ...)` subqueries read datasets too (`let` names known by now).
   for (const sub of subqueriesOf(query, true)) if (!inFunctions.has(sub)) visit(sub, lets);
-  return out;
-}
-
-/**
- * The `in`/`toscalar` subqueries of a function body (nested ones included, innermost first), without
- * those of the functions it defines or calls (each visited in its own scope).
- */
-function bodySubqueries(body: unknown): TabularExpr[] {
-  const out: TabularExpr[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      node.forEach(walk);
-      return;
-    }
-    if (node === null || typeof node !== 'object') return;
-    const kind = (node as { kind?: unknown }).kind;
-    if (kind === 'literal') return;
-    if (kind === 'let-function') return;
-    if (kind === 'subquery' && (node as { invoke?: FunctionInvocation }).invoke) {
-      walk((node as { invoke: FunctionInvocation }).invoke.args);
-      return;
-    }
-    const expr = node as InExpr;
-    if (kind === 'in' && expr.subquery) {
-      walk(expr.left);
-      walk(expr.subquery);
-      out.push(expr.subquery);
-      return;
-    }
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value);
-  };
-  walk(body);
   return out;
 }
 
@@ -135,6 +103,19 @@ const topSubqueries = new WeakMap<Query, readonly TabularExpr[]>();
 const nestedSubqueries = new WeakMap<Query, readonly TabularExpr[]>();
 
 function findSubqueries(query: Query, nested: boolean): TabularExpr[] {
+  return inSubqueriesUnder([query.statements, query.body], { nested, ownScopeOnly: false });
+}
+
+/**
+ * The tabular subqueries of the `in` (and `toscalar`) expressions under `root`, in text order; with
+ * `nested`, also those inside other subqueries, innermost first (the order they must run in). With
+ * `ownScopeOnly` (a function body), not those of the functions it defines or calls: each is visited in
+ * its own scope.
+ */
+function inSubqueriesUnder(
+  root: unknown,
+  options: { nested: boolean; ownScopeOnly: boolean },
+): TabularExpr[] {
   const out: TabularExpr[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
@@ -142,19 +123,26 @@ function findSubqueries(query: Query, nested: boolean): TabularExpr[] {
       return;
     }
     if (node === null || typeof node !== 'object') return;
+    const kind = (node as { kind?: unknown }).kind;
     // A literal's value is data (`dynamic({...})`), never syntax.
-    if ((node as { kind?: unknown }).kind === 'literal') return;
+    if (kind === 'literal') return;
+    if (options.ownScopeOnly) {
+      if (kind === 'let-function') return;
+      if (kind === 'subquery' && (node as { invoke?: FunctionInvocation }).invoke) {
+        walk((node as { invoke: FunctionInvocation }).invoke.args);
+        return;
+      }
+    }
     const expr = node as InExpr;
-    if (expr.kind === 'in' && expr.subquery) {
+    if (kind === 'in' && expr.subquery) {
       walk(expr.left);
-      if (nested) walk(expr.subquery);
+      if (options.nested) walk(expr.subquery);
       out.push(expr.subquery);
       return;
     }
     for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value);
   };
-  walk(query.statements);
-  walk(query.body);
+  walk(root);
   return out;
 }
 

@@ -10,6 +10,7 @@ import type { BlockIndex } from './block-index';
 import type { DatasetRegistry } from './dataset-registry';
 import { spanOf, type BuiltBlock } from './block-builder';
 import { DEFAULT_SPANS } from './compactor';
+import { DeferredBlockDeletion } from './deferred-block-deletion';
 import type { CpuPool } from '../workers/cpu-pool';
 import { mergedBlockObjectKey, writtenAtMs } from './object-keys';
 
@@ -96,7 +97,7 @@ export class BlockMerger {
   private readonly logger = new Logger('merger');
   private readonly loop = new BackgroundLoop('block merge', this.logger, () => this.mergeAll());
   private stopping = false;
-  private readonly pendingDeletes = new Set<NodeJS.Timeout>();
+  private readonly deletions: DeferredBlockDeletion;
   /** Digests of runs that gave nothing to merge (`mergeRun`). */
   private readonly barren = new Set<string>();
   /** Since start, for /metrics. */
@@ -108,11 +109,19 @@ export class BlockMerger {
     private readonly registry: DatasetRegistry,
     private readonly blocks: BlockIndex,
     private readonly lock: AsyncMutex,
-    private readonly forget: (objectKey: string) => void,
+    forget: (objectKey: string) => void,
     private readonly cpu: CpuPool,
     private readonly policy: MergePolicy = DEFAULT_MERGE_POLICY,
     private readonly coordination: MergerCoordination = { applyLocally: true },
-  ) {}
+  ) {
+    this.deletions = new DeferredBlockDeletion(
+      objects,
+      forget,
+      this.logger,
+      policy.deleteGraceMs,
+      'merged-away block',
+    );
+  }
 
   start(intervalMs: number): void {
     this.stopping = false;
@@ -122,8 +131,7 @@ export class BlockMerger {
   async stop(): Promise<void> {
     this.stopping = true; // a merge in progress ends after its current run
     await this.loop.stop();
-    for (const pending of this.pendingDeletes) clearTimeout(pending);
-    this.pendingDeletes.clear();
+    this.deletions.cancelAll();
   }
 
   /** Merges every eligible run of every dataset. */
@@ -268,22 +276,8 @@ export class BlockMerger {
       await this.objects.delete(record.objectKey);
       return false;
     }
-    this.deleteLater(run.map((b) => b.objectKey));
+    this.deletions.schedule(run.map((b) => b.objectKey));
     return true;
-  }
-
-  private deleteLater(objectKeys: string[]): void {
-    const pending = setTimeout(() => {
-      this.pendingDeletes.delete(pending);
-      for (const key of objectKeys) {
-        this.forget(key);
-        this.objects.delete(key).catch((err) => {
-          this.logger.warn(`could not delete merged-away block ${key}: ${(err as Error).message}`);
-        });
-      }
-    }, this.policy.deleteGraceMs);
-    pending.unref();
-    this.pendingDeletes.add(pending);
   }
 
   /**

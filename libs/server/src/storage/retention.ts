@@ -4,6 +4,7 @@ import type { DatasetRecord, Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
 import type { AsyncMutex } from './async-mutex';
 import { BackgroundLoop } from './background-loop';
+import { DeferredBlockDeletion } from './deferred-block-deletion';
 import type { BlockIndex } from './block-index';
 
 const DAY_MS = 86_400_000;
@@ -53,20 +54,28 @@ export function blocksPastRetention(
 export class RetentionSweeper {
   private readonly logger = new Logger('retention');
   private readonly loop = new BackgroundLoop('retention sweep', this.logger, () => this.sweep());
-  private readonly pendingDeletes = new Set<NodeJS.Timeout>();
+  private readonly deletions: DeferredBlockDeletion;
   private stopping = false;
   /** Since start, for /metrics (`quarry_retention_blocks_deleted_total`). */
   readonly totals: RetentionResult = { blocks: 0, events: 0 };
 
   constructor(
     private readonly metastore: Metastore,
-    private readonly objects: ObjectStore,
+    objects: ObjectStore,
     private readonly blocks: BlockIndex,
     private readonly lock: AsyncMutex,
-    private readonly forget: (objectKey: string) => void,
+    forget: (objectKey: string) => void,
     private readonly coordination: RetentionCoordination = { applyLocally: true },
-    private readonly deleteGraceMs = 60_000,
-  ) {}
+    deleteGraceMs = 60_000,
+  ) {
+    this.deletions = new DeferredBlockDeletion(
+      objects,
+      forget,
+      this.logger,
+      deleteGraceMs,
+      'block past its retention',
+    );
+  }
 
   start(intervalMs: number): void {
     this.stopping = false;
@@ -76,8 +85,7 @@ export class RetentionSweeper {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.loop.stop();
-    for (const pending of this.pendingDeletes) clearTimeout(pending);
-    this.pendingDeletes.clear();
+    this.deletions.cancelAll();
   }
 
   /** One round over every dataset with a retention; what it dropped. */
@@ -123,21 +131,7 @@ export class RetentionSweeper {
         );
       return gone;
     });
-    if (removed.length > 0) this.deleteLater(removed.map((b) => b.objectKey));
+    this.deletions.schedule(removed.map((b) => b.objectKey));
     return removed;
-  }
-
-  private deleteLater(objectKeys: string[]): void {
-    const pending = setTimeout(() => {
-      this.pendingDeletes.delete(pending);
-      for (const key of objectKeys) {
-        this.forget(key);
-        this.objects.delete(key).catch((err) => {
-          this.logger.warn(`could not delete block ${key} past its retention: ${(err as Error).message}`);
-        });
-      }
-    }, this.deleteGraceMs);
-    pending.unref();
-    this.pendingDeletes.add(pending);
   }
 }
