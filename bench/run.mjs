@@ -14,7 +14,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { request, scrape, startServer } from './server.mjs';
+import { request, scrape, scrapeSum, startServer } from './server.mjs';
 import { COMPARE, compareAnswers, openDuckDb, SQL, WINDOW_SQL } from './duckdb-side.mjs';
 import { generateEvents } from './generate.mjs';
 import { DATASET, QUERIES, WINDOW_QUERY } from './queries.mjs';
@@ -115,6 +115,7 @@ async function main() {
 
     await runQueries(client, duck);
     await windowShare(client, duck);
+    await reportMemory(server);
     if (!args.includes('--no-formats')) await formats(client, batches, ndjson);
     duck?.close();
   } finally {
@@ -122,6 +123,18 @@ async function main() {
     await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The server's memory after the queries (issue: memory bounded at 10M, server RSS reported). */
+async function reportMemory(server) {
+  const mb = (bytes) => (Number.isFinite(bytes) ? `${fmt(Math.round(bytes / 1e6))} MB` : 'n/a');
+  const rss = await scrape(server.url, 'quarry_process_process_resident_memory_bytes');
+  const caches = await scrapeSum(server.url, 'quarry_cache_bytes');
+  const peak = server.peakRssBytes?.() ?? NaN;
+  console.log(
+    `server memory after the queries: RSS ${mb(rss)} (peak ${mb(peak)}, main process; worker threads included), ` +
+      `caches ${mb(caches)} (quarry_cache_bytes, all threads)`,
+  );
 }
 
 async function runQueries(client, duck) {

@@ -43,6 +43,11 @@ export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
     url,
     token,
     dataDir,
+    /** The server process's peak resident memory so far (Linux `VmHWM`), in bytes. */
+    peakRssBytes: () => {
+      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : NaN;
+    },
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -60,6 +65,16 @@ export async function scrape(url, name) {
   const { text } = await request(`${url}/metrics`, { agent: false });
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : NaN;
+}
+
+/** The sum of a labelled metric's series (e.g. `quarry_cache_bytes` over threads and caches); NaN when absent. */
+export async function scrapeSum(url, name) {
+  const { text } = await request(`${url}/metrics`, { agent: false });
+  const values = text
+    .split('\n')
+    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+    .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+  return values.length ? values.reduce((a, b) => a + b, 0) : NaN;
 }
 
 /**
