@@ -7,6 +7,7 @@ import { DYNAMIC_FUNCTIONS } from './dynamic';
 import { FFT_FUNCTIONS } from './fft';
 import { GENAI_FUNCTIONS } from './genai-functions';
 import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
+import { KUSTO_TEXT_FUNCTIONS } from './kusto-text-functions';
 import { GEO_FUNCTIONS } from './geo';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -42,5 +43,6 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...ZLIB_FUNCTIONS,
     ...UNIT_CONVERSION_FUNCTIONS,
     ...GEO_FUNCTIONS,
+    ...KUSTO_TEXT_FUNCTIONS,
   }),
 );

@@ -118,6 +118,8 @@ const SCALAR: Record<string, Params> = {
   geo_h3cell_rings: [null, NUM],
   geo_azimuth: [NUM, NUM, NUM, NUM],
   geo_angle: [NUM, NUM, NUM, NUM, NUM, NUM],
+  has_any_index: [null, ARRAY],
+  replace_strings: [null, ARRAY, ARRAY],
 };
 for (const n of [...REAL_MATH_FUNCTIONS, 'cot']) SCALAR[n] = [NUM];
 for (const n of PERIOD_BOUNDARY_FUNCTIONS) SCALAR[n] = [DT, NUM];

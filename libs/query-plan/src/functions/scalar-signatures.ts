@@ -359,6 +359,11 @@ def('geo_distance_point_to_polygon', 3, 3, fixed('real'));
 def('geo_intersects_2lines', 2, 2, fixed('bool'));
 def('geo_intersects_line_with_polygon', 2, 2, fixed('bool'));
 def('geo_intersects_2polygons', 2, 2, fixed('bool'));
+// Kusto text functions (libs/query-exec kusto-text-functions.ts)
+def('parse_version', 1, 1, fixed('string'));
+def('has_any_index', 2, 2, fixed('long'));
+def('replace_strings', 3, 3, fixed('string'));
+def('parse_user_agent', 2, 2, fixed('dynamic'));
 // internal: operator helpers (`extend-valid`, `redact`)
 def('is_valid_value', 1, 1, fixed('bool'));
 def('redact_text', 3, MANY, sameAsFirst);

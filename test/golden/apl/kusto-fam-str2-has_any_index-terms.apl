@@ -1,0 +1,2 @@
+// expect: whole terms, case-insensitive, as `has`: "EXAMPLE" is found (0); "exam" is not a whole term (-1); the later "is" is found at index 1 after a miss (1) (source: https://learn.microsoft.com/kusto/query/has-any-index-function, which searches as `has` does: https://learn.microsoft.com/kusto/query/datatypes-string-operators)
+print upper = has_any_index("this is an example", dynamic(['EXAMPLE'])), part = has_any_index("this is an example", dynamic(['exam'])), second = has_any_index("this is an example", dynamic(['xyz', 'is', 'this']))

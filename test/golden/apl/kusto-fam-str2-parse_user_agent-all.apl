@@ -1,0 +1,3 @@
+// expect: Browser {Family "Nokia OSS Browser", MajorVersion "3", MinorVersion "1", Patch ""}, OperatingSystem {Family "Symbian OS", MajorVersion "9", MinorVersion "2", Patch "", PatchMinor ""}, Device {Family "Nokia N81", Brand "Nokia", Model "N81-3"} (source: https://learn.microsoft.com/kusto/query/parse-user-agent-function, "Look-for parameter as dynamic array")
+print useragent = "Mozilla/5.0 (SymbianOS/9.2; U; Series60/3.1 NokiaN81-3/10.0.032 Profile/MIDP-2.0 Configuration/CLDC-1.1 ) AppleWebKit/413 (KHTML, like Gecko) Safari/4"
+| extend x = parse_user_agent(useragent, dynamic(["browser","os","device"])) 
