@@ -161,6 +161,59 @@ describe('parse_user_agent', () => {
     });
   });
 
+  // Cases from uap-core's own tests (tests/test_os.yaml, test_device.yaml) and specification: an oracle
+  // independent of this mapping, covering $n replacements, case-insensitive rules and patch_minor.
+  it.each([
+    [
+      'Mozilla/5.0 (BlackBerry; U; BlackBerry 9800; en-GB) AppleWebKit/534.1+ (KHTML, like Gecko) Version/6.0.0.141 Mobile Safari/534.1+',
+      ['BlackBerry OS', '6', '0', '0', '141'],
+    ],
+    [
+      'NetFront/3.5.1 (BREW 3.1.5; U; en-us; LG; NetFront/3.5.1/WAP) Sprint LN240 MMP/2.0 Profile/MIDP-2.1 Configuration/CLDC-1.1',
+      ['BREW', '3', '1', '5', ''],
+    ],
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', ['Other', '', '', '', '']],
+  ])('OperatingSystem of %s', (ua, [Family, MajorVersion, MinorVersion, Patch, PatchMinor]) => {
+    expect(parseUserAgent(ua, ['os']).OperatingSystem).toEqual({
+      Family,
+      MajorVersion,
+      MinorVersion,
+      Patch,
+      PatchMinor,
+    });
+  });
+
+  it.each([
+    [
+      'Mozilla/5.0 (Linux; U; en-us; KFTT Build/IML74K) AppleWebKit/535.19 (KHTML, like Gecko) Silk/2.0 Safari/535.19 Silk-Accelerated=false',
+      ['Kindle Fire HD', 'Amazon', 'Kindle Fire HD 7"'],
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 4.2; Galaxy Nexus Build/JOP40C) AppleWebKit/535.19 (KHTML, like Gecko) Chrome/18.0.1025.166 Mobile Safari/535.19',
+      ['Samsung Galaxy Nexus', 'Samsung', 'Galaxy Nexus'],
+    ],
+    [
+      'NetFront/4.2 (BMP 1.0.4; U; en-us; LG; NetFront/4.2/AMB) Boost LG272 MMP/2.0 Profile/MIDP-2.1 Configuration/CLDC-1.1',
+      ['Generic Feature Phone', 'Generic', 'Feature Phone'],
+    ],
+    [
+      'Opera/9.80 (BlackBerry; Opera Mini/7.0.31437/28.3030; U; en) Presto/2.8.119 Version/11.10',
+      ['BlackBerry', 'BlackBerry', ''],
+    ],
+  ])('Device of %s', (ua, [Family, Brand, Model]) => {
+    expect(parseUserAgent(ua, ['device']).Device).toEqual({ Family, Brand, Model });
+  });
+
+  it('fills $1 in a family replacement (uap-core specification example)', () => {
+    const ua = 'Mozilla/5.0 (Windows; Windows NT 5.1; rv:2.0b3pre) Gecko/20100727 Minefield/4.0.1pre';
+    expect(parseUserAgent(ua, ['browser']).Browser).toEqual({
+      Family: 'Firefox (Minefield)',
+      MajorVersion: '4',
+      MinorVersion: '0',
+      Patch: '1pre',
+    });
+  });
+
   it('answers Other with empty fields for an unknown agent', () => {
     expect(parseUserAgent('nothing-known', ['browser', 'os', 'device'])).toEqual({
       Browser: { Family: 'Other', MajorVersion: '', MinorVersion: '', Patch: '' },
