@@ -9,6 +9,12 @@ import { HistogramAggregator } from './histogram-aggregator';
 import { RateAggregator } from './rate-aggregator';
 import { TopkAggregator } from './topk-aggregator';
 import { TakeAnyAggregator } from './take-any-aggregator';
+import {
+  HllAggregator,
+  HllMergeAggregator,
+  TdigestAggregator,
+  TdigestMergeAggregator,
+} from './hll-tdigest-aggregators';
 import { WeightedPercentileAggregator } from './weighted-percentile-aggregator';
 import { PhrasesAggregator, PresenceAggregator } from './text-aggregators';
 
@@ -95,6 +101,16 @@ export function createAggregator(call: AggregateCall): Aggregator {
     case 'take_anyif':
     case 'anyif':
       return new TakeAnyAggregator(call.outputs.map((o) => o.type));
+    case 'hll':
+    case 'hll_if':
+      return new HllAggregator();
+    case 'hll_merge':
+      return new HllMergeAggregator();
+    case 'tdigest':
+      return new TdigestAggregator(call.args.length > 1);
+    case 'tdigest_merge':
+    case 'merge_tdigest':
+      return new TdigestMergeAggregator();
     case 'make_bag':
     case 'make_bag_if':
       return new MakeBagAggregator(cap === Infinity ? MAKE_BAG_DEFAULT_MAX : cap);

@@ -4,6 +4,12 @@ import { CountAggregator, MinMaxAggregator, SumAggregator, VarianceAggregator } 
 import { ArgExtremeAggregator, MakeListAggregator } from './collection-aggregators';
 import { GroupSlots } from './group-slots';
 import { HistogramAggregator } from './histogram-aggregator';
+import {
+  HllAggregator,
+  HllMergeAggregator,
+  TdigestAggregator,
+  TdigestMergeAggregator,
+} from './hll-tdigest-aggregators';
 import { RateAggregator } from './rate-aggregator';
 import { DcountAggregator, PercentileAggregator } from './sketch-aggregators';
 import { PhrasesAggregator, PresenceAggregator } from './text-aggregators';
@@ -32,6 +38,8 @@ const CLASSES: Record<string, { prototype: object }> = {
   GroupSlots,
   HistogramAggregator,
   HistogramSketch,
+  HllAggregator,
+  HllMergeAggregator,
   MakeBagAggregator,
   MakeListAggregator,
   MinMaxAggregator,
@@ -43,6 +51,8 @@ const CLASSES: Record<string, { prototype: object }> = {
   SpaceSaving,
   SumAggregator,
   TakeAnyAggregator,
+  TdigestAggregator,
+  TdigestMergeAggregator,
   TopkAggregator,
   VarianceAggregator,
   WeightedPercentileAggregator,

@@ -16,6 +16,7 @@ import { OPERATOR_HELPER_FUNCTIONS } from './operator-helpers';
 import type { ScalarImpl } from './scalar-impl';
 import { RARE_FUNCTIONS } from './rare-functions';
 import { SERIES_FUNCTIONS } from './series-functions';
+import { SKETCH_FUNCTIONS } from './sketch-functions';
 import { STRING_FUNCTIONS } from './strings';
 import { UNIT_CONVERSION_FUNCTIONS } from './unit-conversion';
 import { ZLIB_FUNCTIONS } from './zlib';
@@ -43,6 +44,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...ZLIB_FUNCTIONS,
     ...UNIT_CONVERSION_FUNCTIONS,
     ...GEO_FUNCTIONS,
+    ...SKETCH_FUNCTIONS,
     ...KUSTO_TEXT_FUNCTIONS,
   }),
 );

@@ -105,6 +105,37 @@ export class DistinctCounter {
     for (let i = 0; i < M; i++) if (b[i] > a[i]) a[i] = b[i];
   }
 
+  /** The exact keys while the counter is exact, else null (what an `hll()` result carries). */
+  exactKeys(): string[] | null {
+    return this.exact ? [...this.exact] : null;
+  }
+
+  /** A copy of the registers once the counter is a sketch, else null. */
+  registerCopy(): Uint8Array | null {
+    return this.registers ? this.registers.slice() : null;
+  }
+
+  /**
+   * A counter from `exactKeys()` or `registerCopy()` output (`hll()` results read back); null when the
+   * keys are not strings or the registers are not 2^14 ranks of at most 33.
+   */
+  static restore(keys: readonly unknown[] | null, registers: Uint8Array | null): DistinctCounter | null {
+    const counter = new DistinctCounter();
+    if (registers !== null) {
+      if (registers.length !== M) return null;
+      for (let i = 0; i < M; i++) if (registers[i] > 33) return null;
+      counter.exact = null;
+      counter.registers = registers;
+      return counter;
+    }
+    if (keys === null) return null;
+    for (const k of keys) {
+      if (typeof k !== 'string') return null;
+      counter.add(k);
+    }
+    return counter;
+  }
+
   estimate(): number {
     if (this.exact) return this.exact.size;
     const regs = this.registers!;

@@ -80,6 +80,47 @@ export class QuantileSketch {
     this.buffer = this.buffer.slice(0, this.buffered);
   }
 
+  /**
+   * The sketch as ascending points and weights (what a `tdigest()` result carries): while exact, its
+   * distinct values with their counts (`exact` true); else its centroids.
+   */
+  exportPoints(): { exact: boolean; means: Float64Array; weights: Float64Array } {
+    if (this.means === null) {
+      const values = this.buffer.slice(0, this.buffered);
+      sortFloat64(values);
+      const means: number[] = [];
+      const weights: number[] = [];
+      for (let i = 0; i < values.length; i++) {
+        const last = means.length - 1;
+        if (last >= 0 && means[last] === values[i]) weights[last]++;
+        else {
+          means.push(values[i]);
+          weights.push(1);
+        }
+      }
+      return { exact: true, means: Float64Array.from(means), weights: Float64Array.from(weights) };
+    }
+    if (this.buffered) this.compress();
+    const n = this.centroids;
+    return { exact: false, means: this.means.slice(0, n), weights: this.weights!.slice(0, n) };
+  }
+
+  /**
+   * Adds points with weights (ascending or not; weights positive). The sketch becomes approximate: a
+   * weighted point is a centroid, not a value.
+   */
+  addWeighted(points: Float64Array, pointWeights: Float64Array): void {
+    if (points.length === 0) return;
+    // Leaving exact mode hands the values' share of the budget back (as `took` does).
+    if (this.means === null) this.budget.remaining += this.buffered;
+    this.compress();
+    const order = Array.from(points.keys()).sort((a, b) => points[a] - points[b]);
+    const sortedPoints = Float64Array.from(order, (i) => points[i]);
+    const sortedWeights = Float64Array.from(order, (i) => pointWeights[i]);
+    this.mergeSorted(sortedPoints, sortedWeights);
+    this.count += sum(sortedWeights, sortedWeights.length);
+  }
+
   /** The p-th percentile (0–100); null when empty. */
   quantile(p: number): number | null {
     if (this.count === 0) return null;

@@ -4,7 +4,7 @@
  */
 import { aplError, type Assignment, type Expr, type Operator } from '@quarry/apl';
 import type { SourceSpan } from '@quarry/common';
-import { col, type PExpr } from '../expr';
+import { call, col, type PExpr } from '../expr';
 import { AGGREGATE_SIGNATURES } from '../functions/aggregate-signatures';
 import { aggregateArgumentError } from '../functions/argument-types';
 import { SCALAR_SIGNATURES } from '../functions/scalar-signatures';
@@ -294,6 +294,24 @@ export abstract class AggregateBinder extends ExpressionBinder {
             );
         }
         break;
+      case 'hll':
+      case 'hll_if':
+      case 'hll_merge': {
+        // Kusto's accuracy levels 0–4 are accepted; Quarry's counter has one (2^14 registers, level 1).
+        valueArgs = values.slice(0, 1);
+        for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
+        const level = params[0];
+        if (
+          level !== undefined &&
+          !(typeof level === 'number' && Number.isInteger(level) && level >= 0 && level <= 4)
+        )
+          throw aplError(
+            'apl_invalid_argument',
+            { name: sig.name, reason: 'the accuracy must be an integer from 0 to 4' },
+            e.span,
+          );
+        break;
+      }
       case 'make_bag':
       case 'make_bag_if':
         valueArgs = values.slice(0, 1);
@@ -372,11 +390,34 @@ export abstract class AggregateBinder extends ExpressionBinder {
       else if (sig.name === 'percentilew')
         base = `percentile_${argName(valueArgs[0])}_${rankSuffix(params[0])}`;
       else if (sig.name === 'percentilesw_array') base = `percentilesw_${argName(valueArgs[0])}`;
+      // Kusto's tdigest_merge page names its output `merge_tdigests_x`.
+      else if (sig.name === 'tdigest_merge' || sig.name === 'merge_tdigest')
+        base = `merge_tdigests_${argName(valueArgs[0])}`;
       else base = `${sig.name}_${argName(valueArgs[0])}`;
       // Axiom names `percentile(x, p)` `percentile_x`; a second rank of the same field gets Kusto's `_p` suffix.
       if (sig.name === 'percentile' && isUsed(base)) base = `${base}_${String(params[0]).replace('.', '_')}`;
     }
     return { fn: sig.name, args: valueArgs, predicate, outputs: [{ name: uniqueName(base), type }], params };
+  }
+
+  /**
+   * `hll_merge(h1, h2, …)`, `tdigest_merge(t1, …)` / `merge_tdigest(t1, …)` outside summarize: Kusto has
+   * them as aggregations and as scalar functions, so a call that is not an aggregation (here, not lifted
+   * by summarize) is the scalar form rather than an aggregation in the wrong place.
+   */
+  protected override bindCall(e: Extract<Expr, { kind: 'call' }>, fields: Field[]): PExpr {
+    const scalar = SCALAR_SIGNATURES.get(e.name);
+    if (scalar === undefined || !AGGREGATE_SIGNATURES.has(e.name) || this.functions.has(e.name))
+      return super.bindCall(e, fields);
+    if (e.args.length < scalar.minArgs || e.args.length > scalar.maxArgs) {
+      throw aplError(
+        'apl_wrong_arity',
+        { name: e.name, expected: arityText(scalar.minArgs, scalar.maxArgs), got: e.args.length },
+        e.span,
+      );
+    }
+    const args = e.args.map((a) => this.bindExpr(a, fields));
+    return call(e.name, args, scalar.returns(args.map((a) => a.type)));
   }
 
   /**

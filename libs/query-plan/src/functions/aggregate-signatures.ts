@@ -136,6 +136,20 @@ const list: AggregateSignature[] = [
   { name: 'percentilew', minArgs: 3, maxArgs: 3, returns: same, wireOp: 'computed' },
   { name: 'percentilesw', minArgs: 3, maxArgs: 64, returns: same, wireOp: 'computed' },
   { name: 'percentilesw_array', minArgs: 3, maxArgs: 64, returns: fixed('dynamic'), wireOp: 'computed' },
+  // Kusto intermediate results (hll-tdigest-aggregators.ts): values read by dcount_hll, percentile_tdigest….
+  { name: 'hll', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
+  {
+    name: 'hll_if',
+    minArgs: 2,
+    maxArgs: 3,
+    returns: fixed('dynamic'),
+    predicateIndex: 1,
+    wireOp: 'computed',
+  },
+  { name: 'hll_merge', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
+  { name: 'tdigest', minArgs: 1, maxArgs: 2, returns: fixed('dynamic'), wireOp: 'computed' },
+  { name: 'tdigest_merge', minArgs: 1, maxArgs: 1, returns: fixed('dynamic'), wireOp: 'computed' },
+  { name: 'merge_tdigest', minArgs: 1, maxArgs: 1, returns: fixed('dynamic'), wireOp: 'computed' },
 ];
 
 export const AGGREGATE_SIGNATURES: ReadonlyMap<string, AggregateSignature> = new Map(

@@ -167,6 +167,10 @@ const AGGREGATE: Record<string, Params> = {
   percentilew: [NUM_SPAN_DT, NUM, NUM],
   percentilesw: [NUM_SPAN_DT, NUM],
   percentilesw_array: [NUM_SPAN_DT, NUM],
+  hll: [null, NUM],
+  hll_if: [null, BOOL, NUM],
+  hll_merge: [null, NUM],
+  tdigest: [NUM_SPAN_DT, NUM],
 };
 
 /** `case(p1, v1, p2, v2, …, else)`: the predicates are the even positions before the last. */

@@ -359,6 +359,17 @@ def('geo_distance_point_to_polygon', 3, 3, fixed('real'));
 def('geo_intersects_2lines', 2, 2, fixed('bool'));
 def('geo_intersects_line_with_polygon', 2, 2, fixed('bool'));
 def('geo_intersects_2polygons', 2, 2, fixed('bool'));
+// Kusto intermediate results: hll / tdigest values (libs/query-exec sketch-functions.ts). hll_merge,
+// tdigest_merge and merge_tdigest are also aggregations: these are their forms outside summarize.
+def('dcount_hll', 1, 1, fixed('long'));
+def('hll_merge', 2, MANY, fixed('dynamic'));
+def('tdigest_merge', 1, MANY, fixed('dynamic'));
+def('merge_tdigest', 1, MANY, fixed('dynamic'));
+// Without a typeof() literal the digest's own type is only known per row: a dynamic value (Kusto, too).
+def('percentile_tdigest', 2, 3, (args) => args[2] ?? 'dynamic');
+def('percentiles_array_tdigest', 2, MANY, fixed('dynamic'));
+def('percentrank_tdigest', 2, 2, fixed('real'));
+def('rank_tdigest', 2, 2, fixed('long'));
 // Kusto text functions (libs/query-exec kusto-text-functions.ts)
 def('parse_version', 1, 1, fixed('string'));
 def('has_any_index', 2, 2, fixed('long'));

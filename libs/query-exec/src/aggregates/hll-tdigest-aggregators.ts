@@ -1,0 +1,260 @@
+/**
+ * Kusto's "intermediate results" aggregations: `hll` / `hll_if` / `hll_merge` (distinct counts kept as a
+ * value, read by `dcount_hll`) and `tdigest` / `tdigest_merge` (alias `merge_tdigest`; percentiles kept as a
+ * value, read by `percentile_tdigest` and friends). They reuse the sketches of `dcount` (DistinctCounter)
+ * and `percentile` (QuantileSketch), so `dcount_hll(hll(x))` is `dcount(x)` and
+ * `percentile_tdigest(tdigest(x), p)` is `percentile(x, p)` while both are exact.
+ *
+ * The intermediate value is a `dynamic`, opaque as Kusto's is, but JSON-safe so it survives `summarize` →
+ * `extend` → `summarize`, `materialize`, joins, storage and worker threads:
+ *
+ * - hll: `["hll", 1, keys]` while exact (the value keys, at most 4096) or `["hll", 1, "<base64>"]` (the
+ *   2^14 one-byte registers of the HyperLogLog).
+ * - tdigest: `["tdigest", 1, kind, exact, means, weights]`: the value kind (`long`, `real`, `datetime`,
+ *   `timespan`), 1 when `means` are the distinct values with their counts (up to 10,000 values), else 0
+ *   and they are the t-digest's centroids.
+ *
+ * Anything else (a string, a random array) reads as no sketch: the merges skip it, the scalar functions
+ * answer null.
+ */
+import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
+import { readValue } from '../columns';
+import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
+import { QuantileSketch } from '../sketches/quantile-sketch';
+import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
+import { valueKey } from './sketch-aggregators';
+
+const HLL_TAG = 'hll';
+const TDIGEST_TAG = 'tdigest';
+const VERSION = 1;
+/** Values a digest keeps exactly (QuantileSketch's own limit when it has no shared budget). */
+const EXACT_DIGEST_VALUES = 10_000;
+/** Weighted points buffered per group before they are folded into the digest. */
+const WEIGHTED_BUFFER = 4096;
+const DIGEST_KINDS: ReadonlySet<string> = new Set(['long', 'real', 'datetime', 'timespan']);
+
+// ---- hll values ----
+
+export function encodeHll(counter: DistinctCounter | undefined): unknown[] {
+  if (counter === undefined) return [HLL_TAG, VERSION, []];
+  const keys = counter.exactKeys();
+  if (keys !== null) return [HLL_TAG, VERSION, keys];
+  return [HLL_TAG, VERSION, Buffer.from(counter.registerCopy()!).toString('base64')];
+}
+
+/** The counter an `hll()` value holds, or null when the value is not one. */
+export function decodeHll(value: unknown): DistinctCounter | null {
+  if (!Array.isArray(value) || value.length !== 3 || value[0] !== HLL_TAG || value[1] !== VERSION)
+    return null;
+  const body: unknown = value[2];
+  if (Array.isArray(body)) return DistinctCounter.restore(body, null);
+  if (typeof body !== 'string') return null;
+  const bytes = Buffer.from(body, 'base64');
+  return DistinctCounter.restore(null, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+}
+
+// ---- tdigest values ----
+
+export interface Digest {
+  sketch: QuantileSketch;
+  kind: ColumnKind;
+}
+
+export function encodeTdigest(sketch: QuantileSketch | undefined, kind: ColumnKind): unknown[] {
+  if (sketch === undefined) return [TDIGEST_TAG, VERSION, kind, 1, [], []];
+  const { exact, means, weights } = sketch.exportPoints();
+  return [TDIGEST_TAG, VERSION, kind, exact ? 1 : 0, Array.from(means), Array.from(weights)];
+}
+
+/** The digest a `tdigest()` value holds, or null when the value is not one. */
+export function decodeTdigest(value: unknown): Digest | null {
+  if (!Array.isArray(value) || value.length !== 6) return null;
+  const [tag, version, kind, exact, means, weights] = value as unknown[];
+  if (tag !== TDIGEST_TAG || version !== VERSION || typeof kind !== 'string' || !DIGEST_KINDS.has(kind))
+    return null;
+  if ((exact !== 0 && exact !== 1) || !Array.isArray(means) || !Array.isArray(weights)) return null;
+  if (means.length !== weights.length) return null;
+  let total = 0;
+  let integral = true;
+  for (let i = 0; i < means.length; i++) {
+    const m: unknown = means[i];
+    const w: unknown = weights[i];
+    if (typeof m !== 'number' || !Number.isFinite(m)) return null;
+    if (typeof w !== 'number' || !Number.isFinite(w) || w <= 0) return null;
+    total += w;
+    if (!Number.isInteger(w)) integral = false;
+  }
+  const sketch = new QuantileSketch();
+  // Exact values come back as values (so answers stay exact) only when they are what an exact digest
+  // holds: whole counts, no more than a digest keeps exactly. Anything else is read as centroids.
+  if (exact === 1 && integral && total <= EXACT_DIGEST_VALUES) {
+    const values = new Float64Array(total);
+    let at = 0;
+    for (let i = 0; i < means.length; i++) values.fill(means[i] as number, at, (at += weights[i] as number));
+    sketch.addAll(values);
+  } else {
+    sketch.addWeighted(Float64Array.from(means as number[]), Float64Array.from(weights as number[]));
+  }
+  return { sketch, kind: kind as ColumnKind };
+}
+
+// ---- aggregators ----
+
+/** `hll(x [, accuracy])` / `hll_if(x, p [, accuracy])`: dcount's counter per group, as an hll value. */
+export class HllAggregator implements Aggregator {
+  protected counters: DistinctCounter[] = [];
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    // The same keys and hashes as DcountAggregator, so dcount_hll(hll(x)) equals dcount(x).
+    const c = args[0];
+    if (c.kind === 'string') {
+      const { codes, dict } = c;
+      let hashes: Uint32Array | null = null;
+      for (let i = 0; i < n; i++) {
+        const code = codes[i];
+        if (code < 0 || !rowPasses(predicate, i)) continue;
+        const counter = (this.counters[groups[i]] ??= new DistinctCounter());
+        if (counter.isExact) {
+          counter.add(valueKey(dict[code]));
+          continue;
+        }
+        if (hashes === null) {
+          hashes = new Uint32Array(2 * dict.length);
+          for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
+        }
+        counter.addHash(hashes[2 * code], hashes[2 * code + 1]);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      if (v === null) continue;
+      (this.counters[groups[i]] ??= new DistinctCounter()).add(valueKey(v));
+    }
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    (other as HllAggregator).counters.forEach((c, g) =>
+      (this.counters[groupMap[g]] ??= new DistinctCounter()).merge(c),
+    );
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    const values = new Array<unknown>(groupCount);
+    for (let g = 0; g < groupCount; g++) values[g] = encodeHll(this.counters[g]);
+    return [{ values, kind: 'dynamic' }];
+  }
+}
+
+/** `hll_merge(hll [, accuracy])`: the union of a group's hll values (values that are not one are skipped). */
+export class HllMergeAggregator extends HllAggregator {
+  override update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const counter = decodeHll(readValue(c, i));
+      if (counter === null) continue;
+      (this.counters[groups[i]] ??= new DistinctCounter()).merge(counter);
+    }
+  }
+}
+
+/** `tdigest(x [, weight])`: percentile's sketch per group, as a tdigest value. */
+export class TdigestAggregator implements Aggregator {
+  protected sketches: QuantileSketch[] = [];
+  protected kind: ColumnKind | null = null;
+  /** Weighted points not yet folded into group g's digest. */
+  private pendingValues: number[][] = [];
+  private pendingWeights: number[][] = [];
+  /** Weight added to group g as repeated values; -1 once it has weighted centroids. */
+  private repeated: number[] = [];
+
+  constructor(private readonly weighted: boolean) {}
+
+  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    if (c.kind === 'long' || c.kind === 'real' || c.kind === 'datetime' || c.kind === 'timespan')
+      this.kind ??= c.kind;
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const v = readValue(c, i);
+      // JSON cannot carry NaN or infinities: a digest holds finite values only.
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      const g = groups[i];
+      if (!this.weighted) {
+        (this.sketches[g] ??= new QuantileSketch()).add(v);
+        continue;
+      }
+      const w = readValue(args[1], i);
+      if (typeof w !== 'number' || !Number.isFinite(w) || w <= 0) continue;
+      // Whole weights repeat the value while the digest can stay exact (percentilew's answers); other
+      // weights, or past that, make weighted centroids.
+      const repeated = this.repeated[g] ?? 0;
+      if (repeated >= 0 && Number.isInteger(w) && repeated + w <= EXACT_DIGEST_VALUES) {
+        (this.sketches[g] ??= new QuantileSketch()).addAll(new Float64Array(w).fill(v));
+        this.repeated[g] = repeated + w;
+        continue;
+      }
+      this.repeated[g] = -1;
+      const values = (this.pendingValues[g] ??= []);
+      values.push(v);
+      (this.pendingWeights[g] ??= []).push(w);
+      if (values.length >= WEIGHTED_BUFFER) this.flush(g);
+    }
+  }
+
+  private flush(g: number): void {
+    const values = this.pendingValues[g];
+    if (values === undefined || values.length === 0) return;
+    const sketch = (this.sketches[g] ??= new QuantileSketch());
+    sketch.addWeighted(Float64Array.from(values), Float64Array.from(this.pendingWeights[g]));
+    this.pendingValues[g] = [];
+    this.pendingWeights[g] = [];
+  }
+
+  protected flushAll(): void {
+    this.pendingValues.forEach((_, g) => this.flush(g));
+  }
+
+  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
+    const o = other as TdigestAggregator;
+    o.flushAll();
+    this.kind ??= o.kind;
+    o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch()).merge(sk));
+  }
+
+  prepareForTransfer(): void {
+    this.flushAll();
+    for (const sketch of this.sketches) sketch?.prepareForTransfer();
+  }
+
+  finish(groupCount: number): AggregateOutput[] {
+    this.flushAll();
+    const kind = this.kind ?? 'real';
+    const values = new Array<unknown>(groupCount);
+    for (let g = 0; g < groupCount; g++) values[g] = encodeTdigest(this.sketches[g], kind);
+    return [{ values, kind: 'dynamic' }];
+  }
+}
+
+/**
+ * `tdigest_merge(tdigest)` / `merge_tdigest(tdigest)`: the union of a group's tdigest values (values that
+ * are not one are skipped). The page asks for digests of one type per group; the first one's kind is kept.
+ */
+export class TdigestMergeAggregator extends TdigestAggregator {
+  constructor() {
+    super(false);
+  }
+
+  override update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
+    const c = args[0];
+    for (let i = 0; i < n; i++) {
+      if (!rowPasses(predicate, i)) continue;
+      const digest = decodeTdigest(readValue(c, i));
+      if (digest === null) continue;
+      this.kind ??= digest.kind;
+      (this.sketches[groups[i]] ??= new QuantileSketch()).merge(digest.sketch);
+    }
+  }
+}
