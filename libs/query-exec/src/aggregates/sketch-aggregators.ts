@@ -62,8 +62,8 @@ export class DcountAggregator implements Aggregator {
 
 /**
  * Values kept exactly across all groups of one percentile aggregate (64 MiB of float64) before the
- * largest groups switch to the t-digest. Exact answers cost one quickselect per group; switching costs a
- * sort of everything held, so the budget is set where its memory is still small next to a query's.
+ * largest groups switch to the t-digest. Exact answers cost one radix selection per group; switching
+ * costs a sort of everything held, so the budget is set where its memory is still small next to a query's.
  */
 const EXACT_PERCENTILE_VALUES = 8_000_000;
 
@@ -101,7 +101,10 @@ export class PercentileAggregator implements Aggregator {
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
     const o = other as PercentileAggregator;
     this.kind ??= o.kind;
-    o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch(this.budget)).merge(sk));
+    // A partial is dropped once merged, so its sketches' arrays are taken over rather than copied.
+    o.sketches.forEach((sk, g) =>
+      (this.sketches[groupMap[g]] ??= new QuantileSketch(this.budget)).absorb(sk),
+    );
   }
 
   prepareForTransfer(): void {

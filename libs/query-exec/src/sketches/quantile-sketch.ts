@@ -1,8 +1,8 @@
 /**
  * Percentiles for `percentile` / `percentiles_array`: exact (all values) while a budget of values lasts,
  * then a merging t-digest-style sketch of centroids whose size limit shrinks toward the tails (q(1-q)
- * scale). Exact mode answers nearest-rank (by quickselect, no full sort), which is what the corpus'
- * reference computes. Sketches merge.
+ * scale). Exact mode answers nearest-rank (by radix selection, select.ts: no sort, no reordering), which
+ * is what the corpus' reference computes. Sketches merge.
  *
  * The budget is shared by all the sketches of one aggregate (one per group), so a query keeps exact
  * answers up to that many values in total and memory stays bounded however many groups there are; a
@@ -12,6 +12,9 @@
  * no comparator, no per-value objects) and merges it with the sorted centroids in one linear pass.
  */
 import { sortFloat64 } from './radix-sort';
+import { radixSelect } from './select';
+
+export { select } from './select';
 
 /** Exact values per sketch when no shared budget is given. */
 const EXACT_LIMIT = 10_000;
@@ -60,6 +63,24 @@ export class QuantileSketch {
   }
 
   /**
+   * `merge`, but an empty sketch takes over `other`'s arrays instead of copying them (a partial's
+   * millions of exact values arriving from a worker): `other` must not be used afterwards.
+   */
+  absorb(other: QuantileSketch): void {
+    if (this.count !== 0 || this.means !== null || other.count === 0) {
+      this.merge(other);
+      return;
+    }
+    this.buffer = other.buffer;
+    this.means = other.means;
+    this.weights = other.weights;
+    this.centroids = other.centroids;
+    this.buffered = other.buffered;
+    this.count = other.count - other.buffered;
+    this.took(other.buffered);
+  }
+
+  /**
    * Accounts for `k` values just buffered: exact sketches spend the shared budget (one that would
    * overdraw it compresses everything it holds and hands those values back), approximate ones compress
    * once the buffer is over its limit.
@@ -77,7 +98,7 @@ export class QuantileSketch {
 
   /** Trims the buffer to its values before the sketch is cloned to another thread. */
   prepareForTransfer(): void {
-    this.buffer = this.buffer.slice(0, this.buffered);
+    if (this.buffer.length !== this.buffered) this.buffer = this.buffer.slice(0, this.buffered);
   }
 
   /**
@@ -127,9 +148,9 @@ export class QuantileSketch {
     if (this.means === null) {
       const n = this.buffered;
       const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
-      // In place: exact values are an unordered multiset, so reordering them changes no later answer, and
-      // a copy of millions of values per group per query is what this saves (5 M rows: ~90 ms).
-      return select(this.buffer.subarray(0, n), rank - 1);
+      // Radix selection reads the values where they are (no copy of millions of values per group) and
+      // copies out only the few that share the answer's leading bits.
+      return radixSelect(this.buffer.subarray(0, n), rank - 1);
     }
     if (this.buffered) this.compress();
     const means = this.means;
@@ -153,7 +174,7 @@ export class QuantileSketch {
   }
 
   private grow(atLeast = 0): void {
-    const bigger = new Float64Array(Math.max(atLeast, this.buffer.length * 2));
+    const bigger = new Float64Array(Math.max(atLeast, this.buffer.length * 2, 64));
     bigger.set(this.buffer);
     this.buffer = bigger;
   }
@@ -222,39 +243,4 @@ function sum(values: Float64Array | null, n: number): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += values![i];
   return s;
-}
-
-/** The k-th smallest value of `a` (0-based); reorders `a`. Hoare quickselect, median-of-three pivots. */
-export function select(a: Float64Array, k: number): number {
-  let lo = 0;
-  let hi = a.length - 1;
-  while (hi > lo) {
-    const mid = (lo + hi) >>> 1;
-    // Median of three as the pivot keeps sorted and reverse-sorted input linear.
-    if (a[mid] < a[lo]) swap(a, mid, lo);
-    if (a[hi] < a[lo]) swap(a, hi, lo);
-    if (a[hi] < a[mid]) swap(a, hi, mid);
-    const pivot = a[mid];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        swap(a, i, j);
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return a[k];
-  }
-  return a[k];
-}
-
-function swap(a: Float64Array, i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { DistinctCounter } from './hyperloglog';
 import { ExactBudget, QuantileSketch, select } from './quantile-sketch';
+import { PercentileAggregator } from '../aggregates/sketch-aggregators';
+import { packInstances, unpackInstances } from '../aggregates/state-transfer';
 
 describe('DistinctCounter', () => {
   it('is exact for small sets', () => {
@@ -146,5 +148,104 @@ describe('QuantileSketch sent between threads', () => {
     for (const p of [10, 50, 90, 100]) {
       expect(merged.quantile(p)).toBe(all[Math.max(1, Math.ceil((p / 100) * all.length)) - 1]);
     }
+  });
+});
+
+describe('QuantileSketch.absorb', () => {
+  /** Parts as a worker builds them, sent across a thread, then absorbed (or merged) in order. */
+  function combined(parts: number[][], budget: number, how: 'absorb' | 'merge'): QuantileSketch {
+    const into = new QuantileSketch(new ExactBudget(budget));
+    for (const values of parts) {
+      const part = new QuantileSketch(new ExactBudget(budget));
+      for (const v of values) part.add(v);
+      part.prepareForTransfer();
+      // structuredClone drops the class: give it back as state-transfer does.
+      into[how](Object.setPrototypeOf(structuredClone(part), QuantileSketch.prototype) as QuantileSketch);
+    }
+    return into;
+  }
+
+  it('answers what merge answers, exact or not, and sorted-reference nearest rank while exact', () => {
+    const value = fc.integer({ min: -1000, max: 1000 }).map((v) => v / 8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(value, { maxLength: 400 }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.constantFrom(0, 1, 25, 50, 95, 99.9, 100),
+        (parts, budget, p) => {
+          const absorbed = combined(parts, budget, 'absorb');
+          expect(absorbed.quantile(p)).toBe(combined(parts, budget, 'merge').quantile(p));
+          const all = parts.flat().sort((x, y) => x - y);
+          if (all.length > 0 && all.length <= budget) {
+            expect(absorbed.quantile(p)).toBe(
+              all[Math.min(all.length, Math.max(1, Math.ceil((p / 100) * all.length))) - 1],
+            );
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('spends the absorbing sketch budget, compressing when that budget is exceeded', () => {
+    const budget = new ExactBudget(1_000);
+    const part = new QuantileSketch(new ExactBudget(10_000));
+    for (let i = 1; i <= 600; i++) part.add(i);
+    const into = new QuantileSketch(budget);
+    into.absorb(part);
+    expect(budget.remaining).toBe(400);
+    expect(into.quantile(50)).toBe(300);
+    const big = new QuantileSketch(new ExactBudget(10_000));
+    for (let i = 1; i <= 5_000; i++) big.add(i);
+    const other = new QuantileSketch(budget);
+    other.absorb(big);
+    expect(budget.remaining).toBe(400);
+    expect(Math.abs(other.quantile(50)! - 2_500) / 2_500).toBeLessThan(0.02);
+    for (let i = 1; i <= 100; i++) other.add(10_000 + i);
+    expect(other.quantile(100)).toBe(10_100);
+  });
+});
+
+describe('PercentileAggregator across worker threads', () => {
+  it('answers sorted-reference nearest rank per group from partials sent across threads and merged', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.constantFrom(0, 5, 50, 95, 99.9, 100), { minLength: 1, maxLength: 3 }),
+        fc.integer(),
+        (workers, groupCount, ranks, seed) => {
+          let state = seed >>> 0;
+          const rnd = () => (state = (state * 1103515245 + 12345) >>> 0) / 4294967296;
+          // Enough values per group (up to ~12k) that answers come from radix selection, not quickselect.
+          const n = 6_000 + Math.floor(rnd() * 30_000);
+          const values = Float64Array.from({ length: n }, () => Math.round(rnd() * rnd() * 2e6) / 1000);
+          const groups = Int32Array.from({ length: n }, () => Math.floor(rnd() * groupCount));
+          const main = new PercentileAggregator(ranks, 'columns');
+          const identity = Array.from({ length: groupCount }, (_, g) => g);
+          for (let w = 0; w < workers; w++) {
+            const from = Math.floor((w * n) / workers);
+            const to = Math.floor(((w + 1) * n) / workers);
+            const part = new PercentileAggregator(ranks, 'columns');
+            const column = { kind: 'real' as const, values: values.subarray(from, to), nulls: null };
+            part.update(groups.subarray(from, to), to - from, [column], null);
+            part.prepareForTransfer();
+            const [received] = unpackInstances(
+              structuredClone(packInstances([part])),
+            ) as PercentileAggregator[];
+            main.merge(received, identity);
+          }
+          const out = main.finish(groupCount);
+          for (let g = 0; g < groupCount; g++) {
+            const mine = values.filter((_, i) => groups[i] === g).sort();
+            ranks.forEach((p, j) => {
+              const rank = Math.min(mine.length, Math.max(1, Math.ceil((p / 100) * mine.length)));
+              expect(out[j].values[g]).toBe(mine.length ? mine[rank - 1] : null);
+            });
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 });
