@@ -49,8 +49,9 @@ export function decodeHll(value: unknown): DistinctCounter | null {
   const body: unknown = value[2];
   if (Array.isArray(body)) return DistinctCounter.restore(body, null);
   if (typeof body !== 'string') return null;
-  const bytes = Buffer.from(body, 'base64');
-  return DistinctCounter.restore(null, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  // A copy: the registers must own their memory (a Buffer may be a view into a shared pool, and a clone
+  // to another thread would carry the whole pool).
+  return DistinctCounter.restore(null, new Uint8Array(Buffer.from(body, 'base64')));
 }
 
 // ---- tdigest values ----
