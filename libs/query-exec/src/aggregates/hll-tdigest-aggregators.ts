@@ -11,7 +11,7 @@
  * - hll: `["hll", 1, keys]` while exact (the value keys, at most 4096) or `["hll", 1, "<base64>"]` (the
  *   2^14 one-byte registers of the HyperLogLog).
  * - tdigest: `["tdigest", 1, kind, exact, means, weights]`: the value kind (`long`, `real`, `datetime`,
- *   `timespan`), 1 when `means` are the distinct values with their counts (up to 10,000 values), else 0
+ *   `timespan`), 1 when `means` are the distinct values with their counts (the sketch's exact form), else 0
  *   and they are the t-digest's centroids.
  *
  * Anything else (a string, a random array) reads as no sketch: the merges skip it, the scalar functions
@@ -27,8 +27,12 @@ import { valueKey } from './sketch-aggregators';
 const HLL_TAG = 'hll';
 const TDIGEST_TAG = 'tdigest';
 const VERSION = 1;
-/** Values a digest keeps exactly (QuantileSketch's own limit when it has no shared budget). */
-const EXACT_DIGEST_VALUES = 10_000;
+/**
+ * Most values a digest can keep exactly (QuantileSketch without a shared budget: 10,000 values, or twice
+ * as many whole thousandths). Past what the sketch itself keeps it compresses, so this is only a bound on
+ * what is expanded back into values.
+ */
+const EXACT_DIGEST_VALUES = 20_000;
 /** Weighted points buffered per group before they are folded into the digest. */
 const WEIGHTED_BUFFER = 4096;
 const DIGEST_KINDS: ReadonlySet<string> = new Set(['long', 'real', 'datetime', 'timespan']);
