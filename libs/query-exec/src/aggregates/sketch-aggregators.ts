@@ -61,16 +61,17 @@ export class DcountAggregator implements Aggregator {
 }
 
 /**
- * Values kept exactly across all groups of one percentile aggregate (64 MiB of float64) before the
- * largest groups switch to the t-digest. Exact answers cost one radix selection per group; switching
- * costs a sort of everything held, so the budget is set where its memory is still small next to a query's.
+ * Values kept exactly across all groups of one percentile aggregate (64 MiB of float64; twice as many
+ * whole thousandths, held as 32-bit integers: quantile-sketch.ts) before groups switch to the t-digest.
+ * Exact answers cost one radix selection per group; switching costs a sort of everything held, so the
+ * budget is set where its memory is still small next to a query's.
  */
 const EXACT_PERCENTILE_VALUES = 8_000_000;
 
 export class PercentileAggregator implements Aggregator {
   private sketches: QuantileSketch[] = [];
   private kind: ColumnKind | null = null;
-  private readonly budget = new ExactBudget(EXACT_PERCENTILE_VALUES);
+  private readonly budget = new ExactBudget(2 * EXACT_PERCENTILE_VALUES);
 
   constructor(
     private readonly ranks: number[],

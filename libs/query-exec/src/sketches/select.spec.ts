@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { radixSelect, select } from './select';
+import { radixSelect, radixSelectInt32, select } from './select';
 
 /** The k-th value of the typed-array sort (its order: -0 before +0, NaN last). */
 const sortedAt = (values: Float64Array, k: number) => values.slice().sort()[k];
@@ -60,5 +60,34 @@ describe('radixSelect', () => {
       const k = Math.min(values.length - 1, Math.floor((p / 100) * values.length));
       expect(radixSelect(values, k)).toBe(select(values.slice(), k));
     }
+  });
+});
+
+describe('radixSelectInt32', () => {
+  it('finds the k-th smallest 32-bit integer like a sort, without reordering its input', () => {
+    const int = fc.oneof(
+      fc.integer(),
+      fc.integer({ min: -3, max: 3 }),
+      fc.integer({ min: 0, max: 2_000_000 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(int, { minLength: 1, maxLength: 50 }),
+          fc.array(int, { minLength: 4097, maxLength: 12_000 }),
+        ),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        (xs, qs) => {
+          const values = Int32Array.from(xs);
+          const sorted = values.slice().sort();
+          for (const q of qs) {
+            const k = Math.min(values.length - 1, Math.floor(q * values.length));
+            expect(radixSelectInt32(values, k)).toBe(sorted[k]);
+          }
+          expect(Array.from(values)).toEqual(xs);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -90,3 +90,20 @@ function swap(a: Float64Array, i: number, j: number): void {
   a[i] = a[j];
   a[j] = t;
 }
+
+/** `radixSelect` over 32-bit integers: the k-th smallest of `a` (0-based), `a` left as it is. */
+export function radixSelectInt32(a: Int32Array, k: number): number {
+  const n = a.length;
+  if (n <= SMALL) return select(Float64Array.from(a), k);
+  if (counts.length === 0) counts = new Uint32Array(DIGITS);
+  // Sign bit flipped: the keys order like the integers. First the top 16 bits over every value.
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[(a[i] ^ 0x80000000) >>> 16]++;
+  let bucket = 0;
+  while (counts[bucket] <= k) k -= counts[bucket++];
+  const next = new Float64Array(counts[bucket]);
+  let m = 0;
+  for (let i = 0; i < n; i++) if ((a[i] ^ 0x80000000) >>> 16 === bucket) next[m++] = a[i];
+  // The rest share their top 16 bits: a quickselect over at most 65,536 distinct values.
+  return select(next, k);
+}

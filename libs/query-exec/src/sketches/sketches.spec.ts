@@ -249,3 +249,61 @@ describe('PercentileAggregator across worker threads', () => {
     );
   });
 });
+
+describe('QuantileSketch compact exact values', () => {
+  const nearestRank = (values: number[], p: number) => {
+    const sorted = Float64Array.from(values).sort();
+    return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+  };
+  // Whole thousandths (held as integers) mixed with values that are not: widening happens mid-stream.
+  const value = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: -2_147_483_647, max: 2_147_483_647 }).map((k) => k / 1000) },
+    { weight: 2, arbitrary: fc.integer({ min: -50, max: 50 }) },
+    { weight: 1, arbitrary: fc.double({ noNaN: true }) },
+    { weight: 1, arbitrary: fc.constantFrom(-0, 0, 0.0005, 2_147_483.648, -2_147_483.648, 1e12, -Infinity) },
+  );
+
+  it('answers sorted-reference nearest rank through adds, merges, absorbs and transfers', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(value, { maxLength: 200 }), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('merge', 'absorb', 'addAll'),
+        fc.constantFrom(0, 1, 25, 50, 95, 99.9, 100),
+        (parts, how, p) => {
+          const into = new QuantileSketch(new ExactBudget(100_000));
+          for (const values of parts) {
+            if (how === 'addAll') {
+              into.addAll(Float64Array.from(values));
+              continue;
+            }
+            const part = new QuantileSketch(new ExactBudget(100_000));
+            for (const v of values) part.add(v);
+            part.prepareForTransfer();
+            const sent = Object.setPrototypeOf(
+              structuredClone(part),
+              QuantileSketch.prototype,
+            ) as QuantileSketch;
+            into[how](sent);
+          }
+          const all = parts.flat();
+          // `===` rather than toBe: quickselect (small inputs) ranks 0 and -0 alike.
+          expect(into.quantile(p) === (all.length ? nearestRank(all, p) : null)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds whole thousandths at half the budget, and pays the other half when a float arrives', () => {
+    const budget = new ExactBudget(1_000);
+    const s = new QuantileSketch(budget);
+    for (let i = 1; i <= 600; i++) s.add(i / 1000);
+    expect(budget.remaining).toBe(400);
+    expect(s.quantile(50)).toBe(0.3);
+    s.add(Math.PI);
+    // 601 float64s would cost 1,202 words: the sketch compresses and hands its words back.
+    expect(budget.remaining).toBe(1_000);
+    expect(Math.abs(s.quantile(50)! - 0.3) / 0.3).toBeLessThan(0.02);
+    expect(s.quantile(100)).toBe(Math.PI);
+  });
+});
