@@ -1,10 +1,12 @@
 // `percentile(req_duration_ms, 95) by server_datacenter` without a server: bench-shaped values (the
 // generator's `round(rnd() * rnd() * 2000 * 1000) / 1000`, 8 datacenters) fed to the engine's
-// PercentileAggregator in batches of merged-block size, then the partial crosses a thread the way a
-// worker's does (prepareForTransfer, structured clone, classes restored) and the main thread finishes it.
-// Prints the wall time of each phase (median of --reps) and checks every answer against a sort.
+// PercentileAggregator in batches of merged-block size by --workers partials (each a contiguous share of
+// the events, run one after the other here); each partial crosses a thread the way a worker's does
+// (prepareForTransfer, structured clone, classes restored) and the main thread merges and finishes them.
+// Prints the wall time of each phase (summed over partials; median of --reps) and checks every answer
+// against a sort.
 //
-//   npm run build && node bench/percentile-repro.mjs [--events 10000000] [--batch 131072] [--reps 3]
+//   npm run build && node bench/percentile-repro.mjs [--events 10000000] [--batch 131072] [--workers 1] [--reps 3] [--unrounded]
 //   node --cpu-prof bench/percentile-repro.mjs --reps 1     # a profile of one run
 import { createRequire } from 'node:module';
 import { mulberry32 } from './generate.mjs';
@@ -20,6 +22,9 @@ const opt = (name, dflt) => (args.includes(`--${name}`) ? args[args.indexOf(`--$
 const EVENTS = Number(opt('events', '10000000'));
 const BATCH = Number(opt('batch', '131072'));
 const REPS = Number(opt('reps', '3'));
+const WORKERS = Number(opt('workers', '1'));
+// --unrounded: the durations without the rounding to thousandths (values a sketch must hold as float64s).
+const UNROUNDED = args.includes('--unrounded');
 const GROUPS = 8;
 const P = 95;
 
@@ -27,7 +32,8 @@ const rnd = mulberry32(42);
 const values = new Float64Array(EVENTS);
 const groupIds = new Int32Array(EVENTS);
 for (let i = 0; i < EVENTS; i++) {
-  values[i] = Math.round(rnd() * rnd() * 2000 * 1000) / 1000;
+  const v = rnd() * rnd() * 2000;
+  values[i] = UNROUNDED ? v : Math.round(v * 1000) / 1000;
   groupIds[i] = Math.floor(rnd() * GROUPS);
 }
 
@@ -43,25 +49,31 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function run() {
   const t0 = process.hrtime.bigint();
-  const agg = new PercentileAggregator([P], 'one');
-  for (let start = 0; start < EVENTS; start += BATCH) {
-    const n = Math.min(BATCH, EVENTS - start);
-    const column = { kind: 'real', values: values.subarray(start, start + n), nulls: null };
-    agg.update(groupIds.subarray(start, start + n), n, [column], null);
+  let tUpdate = 0;
+  let tTransfer = 0;
+  const received = [];
+  for (let w = 0; w < WORKERS; w++) {
+    const t1 = process.hrtime.bigint();
+    const agg = new PercentileAggregator([P], 'one');
+    const end = Math.floor(((w + 1) * EVENTS) / WORKERS);
+    for (let start = Math.floor((w * EVENTS) / WORKERS); start < end; start += BATCH) {
+      const n = Math.min(BATCH, end - start);
+      const column = { kind: 'real', values: values.subarray(start, start + n), nulls: null };
+      agg.update(groupIds.subarray(start, start + n), n, [column], null);
+    }
+    tUpdate += ms(t1);
+    const t2 = process.hrtime.bigint();
+    agg.prepareForTransfer();
+    received.push(unpackInstances(structuredClone(packInstances([agg])))[0]);
+    tTransfer += ms(t2);
   }
-  const tUpdate = ms(t0);
-  agg.prepareForTransfer();
-  const packed = structuredClone(packInstances([agg]));
-  const [received] = unpackInstances(packed);
-  const tTransfer = ms(t0) - tUpdate;
+  const t3 = process.hrtime.bigint();
   const main = new PercentileAggregator([P], 'one');
-  main.merge(
-    received,
-    Array.from({ length: GROUPS }, (_, g) => g),
-  );
+  const identity = Array.from({ length: GROUPS }, (_, g) => g);
+  for (const partial of received) main.merge(partial, identity);
   const [out] = main.finish(GROUPS);
-  const tTotal = ms(t0);
-  return { tUpdate, tTransfer, tFinish: tTotal - tUpdate - tTransfer, tTotal, answers: out.values };
+  const tFinish = ms(t3);
+  return { tUpdate, tTransfer, tFinish, tTotal: ms(t0), answers: out.values };
 }
 
 const runs = [];
@@ -72,7 +84,7 @@ const f = (k) =>
     .toFixed(0)
     .padStart(6);
 console.log(
-  `${EVENTS} values, ${GROUPS} groups, batch ${BATCH}, median of ${REPS}: update ${f('tUpdate')} ms, ` +
+  `${EVENTS} values, ${GROUPS} groups, ${WORKERS} partial(s), batch ${BATCH}, median of ${REPS}: update ${f('tUpdate')} ms, ` +
     `transfer ${f('tTransfer')} ms, merge+finish ${f('tFinish')} ms, total ${f('tTotal')} ms; ` +
     `worst relative error vs exact ${worst.toExponential(2)}${worst === 0 ? ' (exact)' : ''}`,
 );
