@@ -136,6 +136,36 @@ describe('block format v2', () => {
     expect(footer.columns[0].dictSize).toBe(1);
   });
 
+  it('records rows per value of low-cardinality string columns in the footer (valueCounts)', () => {
+    const vals = Array.from({ length: 10_000 }, (_, i) => (i % 10 === 0 ? null : `s${i % 7}`));
+    const wide = Array.from({ length: 2_000 }, (_, i) => `v${i}`);
+    const shared = { kind: 'string' as const, codes: Int32Array.from([2, 2, -1, 0]), dict: ['a', 'b', 'c'] };
+    const footer = readFooter(
+      encodeBlock(
+        batchOf(
+          { s: columnFromValues(vals), shared, wide: columnFromValues([...wide, ...wide].slice(0, 10_000)) },
+          10_000,
+        ),
+      ),
+    );
+    const meta = (name: string) => footer.columns.find((c) => c.name === name)!;
+    const expected = new Map<string, number>();
+    for (const v of vals) if (v !== null) expected.set(v, (expected.get(v) ?? 0) + 1);
+    expect(new Map(meta('s').valueCounts)).toEqual(expected);
+    // Counts and nulls account for every row.
+    expect(meta('s').valueCounts!.reduce((a, [, c]) => a + c, 0) + meta('s').nullCount).toBe(10_000);
+    // Only the dictionary entries in use, rows past the batch's length are not counted.
+    expect(meta('shared').valueCounts).toEqual([
+      ['c', 2],
+      ['a', 1],
+    ]);
+    // Too many distinct values: no counts (the footer stays small).
+    expect(meta('wide').valueCounts).toBeUndefined();
+    // The ingest log's preset keeps none either.
+    const log = readFooter(encodeBlock(batchOf({ s: columnFromValues(vals) }, 10_000), { preset: 'fast' }));
+    expect(log.columns[0].valueCounts).toBeUndefined();
+  });
+
   it('falls back to plain float64 when the scaled integers would pass 2^53 (sub-µs datetimes)', () => {
     const batch = batchOf({ _time: columnFromValues([T0 + 0.0005, T0], 'datetime') }, 2);
     const bytes = encodeBlock(batch);

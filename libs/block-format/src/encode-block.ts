@@ -74,6 +74,7 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
     if (encoded.min !== undefined) meta.min = encoded.min;
     if (encoded.max !== undefined) meta.max = encoded.max;
     if (encoded.dictSize !== undefined) meta.dictSize = encoded.dictSize;
+    if (encoded.valueCounts !== undefined) meta.valueCounts = encoded.valueCounts;
     if (encoded.layout !== undefined) meta.layout = encoded.layout;
     out.bytes(stored);
     if (filters && column.kind === 'string') {

@@ -21,6 +21,12 @@ export const CODES_SEQUENCE = 1;
 
 /** Longest string kept as a min/max statistic; a longer one would bloat the footer. */
 const MAX_STRING_STAT = 64;
+/**
+ * Value counts (`ColumnMeta.valueCounts`) only for columns with at most this many distinct values of at
+ * most this many characters in all: they live in the footer, which every query over the block reads.
+ */
+export const VALUE_COUNTS_MAX_VALUES = 1024;
+export const VALUE_COUNTS_MAX_CHARS = 16_384;
 /** Token layout only for dictionaries this large, of values this long on average (free text). */
 const MIN_TOKEN_DICT = 16;
 const MIN_TOKEN_AVG_CHARS = 12;
@@ -46,7 +52,7 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
   if (column.utf8 !== undefined && !choice.search)
     return encodeUtf8Strings(column.codes, column.utf8, n, choice);
   const { dict } = column;
-  const { used, seq, nulls } = codesByFirstUse(column.codes, dict.length, n);
+  const { used, seq, nulls, counts } = codesByFirstUse(column.codes, dict.length, n);
   const values: string[] = new Array(used.length);
   for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
   const w = new ByteWriter(64 + n);
@@ -81,7 +87,16 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
     hex,
     // The log (no search) never prunes by its strings: min and max would cost a compare per value.
     ...(choice.search ? stringStats(values, hex) : {}),
+    ...(choice.search ? valueCountsOf(values, counts) : {}),
   };
+}
+
+/** The footer's value counts, when the column has few enough distinct values (`VALUE_COUNTS_MAX_*`). */
+function valueCountsOf(values: string[], counts: Uint32Array): { valueCounts?: [string, number][] } {
+  if (values.length === 0 || values.length > VALUE_COUNTS_MAX_VALUES) return {};
+  let chars = 0;
+  for (const v of values) if ((chars += v.length) > VALUE_COUNTS_MAX_CHARS) return {};
+  return { valueCounts: values.map((v, m) => [v, counts[m]]) };
 }
 
 /**
@@ -123,9 +138,11 @@ function codesByFirstUse(
   codes: Int32Array,
   dictSize: number,
   n: number,
-): { used: number[]; seq: Uint32Array; nulls: Uint8Array | null } {
+): { used: number[]; seq: Uint32Array; nulls: Uint8Array | null; counts: Uint32Array } {
   const remap = new Int32Array(dictSize).fill(-1);
   const used: number[] = [];
+  // Rows per dictionary code, re-indexed by new code at the end (`valueCounts`).
+  const perCode = new Uint32Array(dictSize);
   const seq = new Uint32Array(n);
   let nulls: Uint8Array | null = null;
   let prev = 0;
@@ -136,6 +153,7 @@ function codesByFirstUse(
       seq[i] = prev;
       continue;
     }
+    perCode[c]++;
     let m = remap[c];
     if (m === -1) {
       m = remap[c] = used.length;
@@ -143,7 +161,9 @@ function codesByFirstUse(
     }
     seq[i] = prev = m;
   }
-  return { used, seq, nulls };
+  const counts = new Uint32Array(used.length);
+  for (let m = 0; m < used.length; m++) counts[m] = perCode[used[m]];
+  return { used, seq, nulls, counts };
 }
 
 /** The codes section: identity when every non-null row has its own value, else a sequence. */

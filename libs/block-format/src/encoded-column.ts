@@ -9,4 +9,5 @@ export interface EncodedColumn {
   max?: number | string;
   dictSize?: number;
   layout?: string;
+  valueCounts?: [string, number][];
 }

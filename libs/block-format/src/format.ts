@@ -59,6 +59,13 @@ export interface ColumnMeta {
   /** Distinct values, for `dict` and `strings` chunks. */
   dictSize?: number;
   /**
+   * Rows per distinct non-null value of a string column with few distinct values (compact blocks; at most
+   * `VALUE_COUNTS_MAX_VALUES` values of `VALUE_COUNTS_MAX_CHARS` characters in all): `summarize count() by
+   * status` and `where status == "500" | count` are answered from these without decoding the column.
+   * Optional: older blocks, and columns with more distinct values, have none.
+   */
+  valueCounts?: [string, number][];
+  /**
    * v2, informational (the payload describes itself): how an `ints` chunk's sequence is laid out
    * (`for`, `delta`, `rle`, with `/e3` for a decimal exponent of 3), or a `strings` chunk's dictionary and
    * codes (`plain/for`, `hex/identity`, `tokens/identity`, ...).

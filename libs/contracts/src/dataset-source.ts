@@ -84,6 +84,8 @@ export interface ColumnSummary {
   /** Smallest and largest non-null value, when recorded (numbers, or strings for string columns). */
   min?: number | string;
   max?: number | string;
+  /** Rows per distinct non-null value of a string column, when the block records them (few values). */
+  valueCounts?: readonly (readonly [string, number])[];
   /** Token filter of a string column, when it has one and it was asked for (`filterColumns`). */
   filter?: {
     /** False when no value has the term(s), compared case-insensitively. */
@@ -123,7 +125,17 @@ export interface DatasetSource {
    * entirely inside the window counts its row count without being read). Fills `stats` as a scan would.
    */
   countRows?(startMs: number, endMs: number, stats: ScanStats): Promise<number>;
+  /**
+   * Optional: rows per value of a string column (null: rows where it is null or absent) with `startMs <=
+   * _time < endMs`, from the blocks' recorded value counts where it can (blocks entirely inside the
+   * window), decoding only that column elsewhere. Null when the column is not a string everywhere (the
+   * caller then scans). Fills `stats` as a scan would, and only when it answers.
+   */
+  countValues?(column: string, startMs: number, endMs: number, stats: ScanStats): Promise<ValueCounts | null>;
 }
+
+/** Rows per value of one column; the key null counts the rows where it is null or absent. */
+export type ValueCounts = Map<string | null, number>;
 
 /** Resolves dataset names in queries. Returns null for unknown datasets. */
 export interface Catalog {

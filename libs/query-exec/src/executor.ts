@@ -7,6 +7,7 @@ import { QuarryError } from '@quarry/common';
 import { concatBatches } from './concat';
 import { EvalContext } from './eval/context';
 import { aggregate, PartialAggregate } from './operators/aggregate';
+import { countByValue, countByValueShape } from './operators/count-by-value';
 import type {
   AggregateOffload,
   BatchStream,
@@ -91,8 +92,14 @@ function buildNode(node: PlanNode, env: ExecEnv, matched: PlanNode): BatchStream
     case 'aggregate': {
       if (isPlainCount(node) && env.sources.get(node.input.dataset)?.countRows)
         return countFromMetadata(node, node.input, env, matched);
-      const source = env.offload ? splittableScan(node) : null;
-      return source ? offloadedAggregate(node, source, env, matched) : aggregate(input(), node, env);
+      const general = (): BatchStream => {
+        const source = env.offload ? splittableScan(node) : null;
+        return source ? offloadedAggregate(node, source, env, matched) : aggregate(input(), node, env);
+      };
+      const byValue = countByValueShape(node);
+      if (byValue && env.sources.get(byValue.scan.dataset)?.countValues)
+        return countByValue(node, byValue, env, matched, general);
+      return general();
     }
     case 'sort':
       return sort(filteredRows(node.input, env, matched), node.keys, env);

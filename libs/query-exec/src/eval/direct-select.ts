@@ -40,12 +40,23 @@ function collectTests(e: PExpr, batch: ColumnBatch, out: RowTest[]): boolean {
   return true;
 }
 
+/**
+ * Whether a string value passes `column op literal` (`op` one of `==`, `!=`, `<`, `<=`, `>`, `>=`; null
+ * for a null row), by the same rules as the row-by-row path; null for any other operator.
+ */
+export function stringComparison(op: string, literal: string): ((value: string | null) => boolean) | null {
+  if (!ORDERED.has(op)) return null;
+  const nullPasses = nullResult(op, true, false) === true;
+  return (value) => (value === null ? nullPasses : orderResult(op, strCmp(value, literal)));
+}
+
 function comparisonTest(op: string, column: Column, value: unknown, valueKind: ColumnKind): RowTest | null {
   const nullPasses = nullResult(op, true, false) === true ? 1 : 0;
   if (column.kind === 'string' && valueKind === 'string' && typeof value === 'string') {
     // One comparison per dictionary entry; a row's outcome is a table lookup.
+    const passes = stringComparison(op, value)!;
     const pass = new Uint8Array(column.dict.length);
-    for (let c = 0; c < pass.length; c++) pass[c] = orderResult(op, strCmp(column.dict[c], value)) ? 1 : 0;
+    for (let c = 0; c < pass.length; c++) pass[c] = passes(column.dict[c]) ? 1 : 0;
     return (candidates, n) => selectByCode(column.codes, pass, nullPasses, candidates, n);
   }
   if (NUMERIC_KINDS.has(column.kind) && NUMERIC_KINDS.has(valueKind) && typeof value === 'number') {

@@ -223,6 +223,7 @@ export class BlockReader {
             nullCount: meta.nullCount,
             min: meta.min,
             max: meta.max,
+            valueCounts: meta.valueCounts,
             filter: filters.get(name),
           };
           summaries.set(name, summary);

@@ -9,6 +9,7 @@ import {
   type ScanRequest,
   type ScanStats,
   type ScanTimeOrder,
+  type ValueCounts,
 } from '@quarry/contracts';
 import type { BlockReader, ReadableBlock } from './block-reader';
 import { retypeBatch, retypeSummary, timespanFromNanos } from './kind-field-types';
@@ -127,6 +128,77 @@ export async function countRowsInParts(
   for await (const batch of scanParts(cut, { startMs, endMs, columns: [], stats }, blocks))
     rows += batch.length;
   return rows;
+}
+
+/** Past this many distinct values a count by value gives up for the general path (and its limits). */
+const MAX_COUNTED_VALUES = 65_536;
+
+/**
+ * Rows per value of the string column `name` with `startMs <= _time < endMs` (`DatasetSource.countValues`):
+ * a block entirely inside the window answers from its footer's value counts without being read; the
+ * other parts (blocks the window cuts, the tail) are scanned, that column alone.
+ * Null when the column is not a string in some part, or has too many distinct values (the caller scans
+ * instead); `stats` is filled only when it answers.
+ */
+export async function countValuesInParts(
+  parts: readonly ScanPart[],
+  name: string,
+  startMs: number,
+  endMs: number,
+  stats: ScanStats,
+  blocks: BlockSource,
+): Promise<ValueCounts | null> {
+  const counts: ValueCounts = new Map();
+  const add = (value: string | null, rows: number) => {
+    if (rows > 0) counts.set(value, (counts.get(value) ?? 0) + rows);
+  };
+  const mine: ScanStats = { ...stats, blocksExamined: 0, blocksMatched: 0, blocksCached: 0, rowsExamined: 0 };
+  const scanned: ScanPart[] = [];
+  for (const part of parts) {
+    if (part.maxTime < startMs || part.minTime >= endMs) continue;
+    const inside = part.minTime >= startMs && part.maxTime < endMs;
+    if (!inside || part.block === null) {
+      scanned.push(part);
+      continue;
+    }
+    const column = (await blocks.summary(part.block.objectKey, [], part.block.sizeBytes)).column(name);
+    const rowCount = part.block.rowCount;
+    if (column !== undefined && column.kind !== 'string') return null;
+    // No counts although some rows have a value: too many distinct values (or a block written before
+    // blocks had counts). Scanning would build a group per value: the general path, with its limits, does.
+    if (column !== undefined && column.valueCounts === undefined && column.nullCount < rowCount) return null;
+    noteBlock(mine, part.minTime, part.maxTime);
+    mine.blocksMatched++;
+    mine.rowsExamined += rowCount;
+    for (const [value, rows] of column?.valueCounts ?? []) add(value, rows);
+    add(null, column === undefined ? rowCount : column.nullCount);
+  }
+  for await (const batch of scanParts(scanned, { startMs, endMs, columns: [name], stats: mine }, blocks)) {
+    const column = batch.columns.get(name);
+    if (column === undefined) {
+      add(null, batch.length);
+      continue;
+    }
+    if (column.kind !== 'string') return null;
+    const perCode = new Float64Array(column.dict.length);
+    let nulls = 0;
+    const { codes } = column;
+    for (let i = 0; i < batch.length; i++) {
+      const code = codes[i];
+      if (code < 0) nulls++;
+      else perCode[code]++;
+    }
+    for (let c = 0; c < perCode.length; c++) add(column.dict[c], perCode[c]);
+    add(null, nulls);
+    if (counts.size > MAX_COUNTED_VALUES) return null;
+  }
+  stats.blocksExamined += mine.blocksExamined;
+  stats.blocksMatched += mine.blocksMatched;
+  stats.blocksCached += mine.blocksCached;
+  stats.rowsExamined += mine.rowsExamined;
+  stats.minBlockTime = mine.minBlockTime;
+  stats.maxBlockTime = mine.maxBlockTime;
+  return counts;
 }
 
 /** Rows per slice when a `top N by _time` walks a large block in time order. */

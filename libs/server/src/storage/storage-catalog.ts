@@ -8,6 +8,7 @@ import {
   type FieldSchema,
   type ScanRequest,
   type ScanStats,
+  type ValueCounts,
 } from '@quarry/contracts';
 import type { Metastore } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
@@ -15,7 +16,7 @@ import type { BlockIndex } from './block-index';
 import { BlockReader, type BlockReaderLimits } from './block-reader';
 import type { DatasetRegistry } from './dataset-registry';
 import { KIND_FIELD_TYPES, nanosTimespanFields, withKindFieldTypes } from './kind-field-types';
-import { countRowsInParts, partsOf, scanParts, type ScanPart } from './part-scan';
+import { countRowsInParts, countValuesInParts, partsOf, scanParts, type ScanPart } from './part-scan';
 import type { TailBuffer, TailEntry } from './tail-buffer';
 
 /** Defaults for callers that do not configure the caches (tests). */
@@ -167,6 +168,18 @@ export class StoredDatasetSource implements DatasetSource {
   countRows(startMs: number, endMs: number, stats: ScanStats): Promise<number> {
     const { blocks, tail } = this.catalog.snapshot(this.datasetId);
     return countRowsInParts(partsOf(blocks, tail), startMs, endMs, stats, this.catalog.reader);
+  }
+
+  async countValues(
+    column: string,
+    startMs: number,
+    endMs: number,
+    stats: ScanStats,
+  ): Promise<ValueCounts | null> {
+    // Fields read as timespans are numbers: never a string column to count.
+    if ((await this.nanosTimespans()).has(column)) return null;
+    const { blocks, tail } = this.catalog.snapshot(this.datasetId);
+    return countValuesInParts(partsOf(blocks, tail), column, startMs, endMs, stats, this.catalog.reader);
   }
 }
 
