@@ -21,6 +21,7 @@ const EXACT_LIMIT = 10_000;
 /**
  * Exact values that are whole thousandths of magnitude below 2^31 / 1000 (integers, milliseconds with
  * microseconds) are held as 32-bit integers `v * SCALE`: half the memory, so twice as many fit the budget.
+ * A sketch of integers only that meets one of 2,147,484 or more switches to scale 1 (integers below 2^31).
  */
 const SCALE = 1000;
 const INT_MAX = 0x7fffffff;
@@ -30,7 +31,7 @@ const COMPRESSION = 200;
 
 /**
  * What the exact sketches of one aggregate may still hold, in 4-byte words: a value costs 2 (a float64), or
- * 1 while its sketch holds only whole thousandths (see SCALE).
+ * 1 while its sketch holds only whole thousandths or only integers (see SCALE).
  */
 export class ExactBudget {
   constructor(public remaining: number) {}
@@ -39,8 +40,10 @@ export class ExactBudget {
 export class QuantileSketch {
   /** The values while exact and not compact, else the values to compress (once approximate). */
   private buffer = new Float64Array(0);
-  /** The values, `v * SCALE`, while every value so far was a whole thousandth; null otherwise. */
+  /** The values, `v * scale`, while every value so far was a whole thousandth (an integer); else null. */
   private ints: Int32Array | null = new Int32Array(64);
+  /** SCALE, or 1 once an integer too large for SCALE arrived while every value was an integer. */
+  private scale = SCALE;
   /** Values held (in `ints` when it is not null, else in `buffer`). */
   private buffered = 0;
   /** Centroid means (ascending) and weights once compressed; null while exact. */
@@ -54,12 +57,17 @@ export class QuantileSketch {
   add(v: number): void {
     const ints = this.ints;
     if (ints !== null) {
-      const k = Math.round(v * SCALE);
-      // k / SCALE === v: decoding gives v back exactly; -0 is kept as a float so that it stays -0.
-      if (k / SCALE === v && k <= INT_MAX && k >= -INT_MAX && (k !== 0 || 1 / v > 0)) {
+      const scale = this.scale;
+      const k = Math.round(v * scale);
+      // k / scale === v: decoding gives v back exactly; -0 is kept as a float so that it stays -0.
+      if (k / scale === v && k <= INT_MAX && k >= -INT_MAX && (k !== 0 || 1 / v > 0)) {
         if (this.buffered === ints.length) this.growInts();
         this.ints![this.buffered++] = k;
         this.took(1, 1);
+        return;
+      }
+      if (this.toUnitScale(v)) {
+        this.add(v);
         return;
       }
       this.widen();
@@ -70,7 +78,7 @@ export class QuantileSketch {
   }
 
   merge(other: QuantileSketch): void {
-    if (other.ints !== null && this.ints !== null && other.buffered > 0) {
+    if (other.ints !== null && this.ints !== null && other.scale === this.scale && other.buffered > 0) {
       const k = other.buffered;
       if (this.buffered + k > this.ints.length) this.growInts(this.buffered + k);
       this.ints.set(other.ints.subarray(0, k), this.buffered);
@@ -103,8 +111,25 @@ export class QuantileSketch {
     const n = this.buffered;
     if (this.ints === null) return this.buffer.subarray(0, n);
     const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.ints[i] / SCALE;
+    for (let i = 0; i < n; i++) out[i] = this.ints[i] / this.scale;
     return out;
+  }
+
+  /**
+   * An integer `v` that SCALE cannot hold, arriving while every held value is an integer: the held values
+   * are divided by SCALE and the sketch goes on at scale 1. False (nothing changed) otherwise.
+   */
+  private toUnitScale(v: number): boolean {
+    const magnitude = Math.abs(v);
+    if (this.scale !== SCALE || !Number.isInteger(v) || magnitude > INT_MAX || magnitude * SCALE <= INT_MAX) {
+      return false;
+    }
+    const ints = this.ints!;
+    const n = this.buffered;
+    for (let i = 0; i < n; i++) if (ints[i] % SCALE !== 0) return false;
+    for (let i = 0; i < n; i++) ints[i] /= SCALE;
+    this.scale = 1;
+    return true;
   }
 
   /** Words of the budget the held values cost while exact. */
@@ -117,12 +142,12 @@ export class QuantileSketch {
     const ints = this.ints;
     if (ints === null) return;
     const values = new Float64Array(Math.max(64, this.buffered));
-    for (let i = 0; i < this.buffered; i++) values[i] = ints[i] / SCALE;
+    for (let i = 0; i < this.buffered; i++) values[i] = ints[i] / this.scale;
     this.ints = null;
     this.buffer = values;
   }
 
-  /** A value that is not a whole thousandth arrived: the compact values become float64s, at twice the cost. */
+  /** A value the compact values cannot hold arrived: they become float64s, at twice the cost. */
   private widen(): void {
     const n = this.buffered;
     this.toFloats();
@@ -140,6 +165,7 @@ export class QuantileSketch {
     }
     this.buffer = other.buffer;
     this.ints = other.ints;
+    this.scale = other.scale;
     this.means = other.means;
     this.weights = other.weights;
     this.centroids = other.centroids;
@@ -220,7 +246,7 @@ export class QuantileSketch {
       const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
       // Radix selection reads the values where they are (no copy of millions of values per group) and
       // copies out only the few that share the answer's leading bits.
-      if (this.ints !== null) return radixSelectInt32(this.ints.subarray(0, n), rank - 1) / SCALE;
+      if (this.ints !== null) return radixSelectInt32(this.ints.subarray(0, n), rank - 1) / this.scale;
       return radixSelect(this.buffer.subarray(0, n), rank - 1);
     }
     if (this.buffered) this.compress();

@@ -261,6 +261,9 @@ describe('QuantileSketch compact exact values', () => {
     { weight: 2, arbitrary: fc.integer({ min: -50, max: 50 }) },
     { weight: 1, arbitrary: fc.double({ noNaN: true }) },
     { weight: 1, arbitrary: fc.constantFrom(-0, 0, 0.0005, 2_147_483.648, -2_147_483.648, 1e12, -Infinity) },
+    // Integers beyond what thousandths hold: a sketch of integers only goes on at scale 1.
+    { weight: 2, arbitrary: fc.integer({ min: -2_147_483_647, max: 2_147_483_647 }) },
+    { weight: 1, arbitrary: fc.constantFrom(2_147_484, -2_147_484, 2_147_483_647, 2_147_483_648) },
   );
 
   it('answers sorted-reference nearest rank through adds, merges, absorbs and transfers', () => {
@@ -305,5 +308,27 @@ describe('QuantileSketch compact exact values', () => {
     expect(budget.remaining).toBe(1_000);
     expect(Math.abs(s.quantile(50)! - 0.3) / 0.3).toBeLessThan(0.02);
     expect(s.quantile(100)).toBe(Math.PI);
+  });
+});
+
+describe('QuantileSketch compact integers', () => {
+  it('keeps integers too large for thousandths at half the budget, exact, merged across scales', () => {
+    const budget = new ExactBudget(20_000);
+    const big = new QuantileSketch(budget);
+    for (let i = 1; i <= 3_000; i++) big.add(i);
+    big.add(3_000_000_000 / 2); // 1.5e9: an integer SCALE cannot hold
+    for (let i = 1; i <= 999; i++) big.add(1_000_000_000 + i);
+    expect(budget.remaining).toBe(20_000 - 4_000);
+    expect(big.quantile(0)).toBe(1);
+    expect(big.quantile(75)).toBe(3_000);
+    expect(big.quantile(100)).toBe(1_500_000_000);
+    const thousandths = new QuantileSketch(budget);
+    for (let i = 1; i <= 1_000; i++) thousandths.add(i / 1000);
+    // Scales differ: the integers join the thousandths' sketch, which must widen to float64s.
+    thousandths.merge(big);
+    expect(budget.remaining).toBe(20_000 - 4_000 - 2 * 5_000);
+    expect(thousandths.quantile(0)).toBe(0.001);
+    expect(thousandths.quantile(80)).toBe(3_000);
+    expect(thousandths.quantile(100)).toBe(1_500_000_000);
   });
 });
