@@ -97,6 +97,12 @@ export const CONFIG_VARIABLES = {
     default: '200000',
     help: 'Compact early once this many un-compacted rows are buffered.',
   },
+  QUARRY_COMPACT_DEFER_TAIL_BYTES: {
+    schema: int(0, 1024 * 1024 * MiB),
+    default: String(256 * MiB),
+    help: 'Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records in memory pass this many bytes (encoded); then compaction goes first until it catches up. 0: no priority (first come, first served).',
+  },
+
   QUARRY_QUERY_DEFAULT_LIMIT: {
     schema: int(1, 1_000_000),
     default: '1000',
@@ -477,6 +483,8 @@ export interface QuarryConfig {
   maxBodyBytes: number;
   compactIntervalMs: number;
   compactMaxTailRows: number;
+  /** Un-compacted record bytes until which ingest parsing goes before compaction (0: no priority). */
+  compactDeferTailBytes: number;
   queryDefaultLimit: number;
   queryMaxGroups: number;
   queryMaxHeldRows: number;
@@ -640,6 +648,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuarryConfig {
     maxBodyBytes: values.QUARRY_MAX_BODY_BYTES as number,
     compactIntervalMs: values.QUARRY_COMPACT_INTERVAL_MS as number,
     compactMaxTailRows: values.QUARRY_COMPACT_MAX_TAIL_ROWS as number,
+    compactDeferTailBytes: values.QUARRY_COMPACT_DEFER_TAIL_BYTES as number,
     queryDefaultLimit: values.QUARRY_QUERY_DEFAULT_LIMIT as number,
     queryMaxGroups: values.QUARRY_QUERY_MAX_GROUPS as number,
     queryMaxHeldRows: values.QUARRY_QUERY_MAX_HELD_ROWS as number,

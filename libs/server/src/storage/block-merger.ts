@@ -197,7 +197,7 @@ export class BlockMerger {
     if (this.barren.has(runKey)) return result;
     const inputs: Uint8Array[] = [];
     for (const block of run) inputs.push(await this.objects.get(block.objectKey));
-    const groups = await this.cpu.run('mergeBlocks', { blocks: inputs });
+    const groups = await this.cpu.run('mergeBlocks', { blocks: inputs }, [], { background: true });
     if (groups.length === 0) {
       // Bounded: forgetting costs one more read of the run, never a wrong merge.
       if (this.barren.size >= MAX_BARREN_RUNS) this.barren.clear();

@@ -219,7 +219,9 @@ export class Compactor {
     const fieldUpdates: { datasetId: string; fields: { name: string; type: string }[] }[] = [];
     let rows = 0;
     for (const [datasetId, payloads] of perDataset) {
-      const built = await this.cpu.run('buildBlocks', { payloads, spans: this.options.spans });
+      const built = await this.cpu.run('buildBlocks', { payloads, spans: this.options.spans }, [], {
+        background: true,
+      });
       for (const [i, block] of built.entries()) {
         // The same records always cut the same way, so the ids stay deterministic for replays.
         const range = blockIdFor(datasetId, partition, firstOffset, lastOffset, epoch);

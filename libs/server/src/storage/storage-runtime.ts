@@ -28,6 +28,7 @@ import type { DatasetRegistry } from './dataset-registry';
 import { RetentionSweeper } from './retention';
 import type { StorageCatalog } from './storage-catalog';
 import type { TailBuffer } from './tail-buffer';
+
 import type { StorageParts } from './storage-parts';
 import { openEmbeddedStorage } from './open-embedded';
 import { CpuPool } from '../workers/cpu-pool';
@@ -93,6 +94,9 @@ export class StorageRuntime {
     this.metrics = parts.metrics;
     this.merger = parts.merger;
     this.cpu = parts.cpu;
+    // Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records
+    // pass QUARRY_COMPACT_DEFER_TAIL_BYTES; then compaction goes first until it has caught up.
+    this.cpu.backgroundDueWhen(() => this.tail.bytes >= config.compactDeferTailBytes);
     this.queryOffload = parts.queryOffload;
     this.sync = parts.sync;
     this.followers = parts.followers;

@@ -56,11 +56,27 @@ describe('TailBuffer', () => {
     expect(TailBuffer.batchOf(tail.snapshot('a')[0])).toBe(added[1].batch);
   });
 
+  it('counts the bytes of the records it holds (the compaction priority bound)', () => {
+    const tail = new TailBuffer();
+    const sizes = [0, 1, 2].map((offset) => {
+      const [position, record] = rec(offset, offset === 1 ? 'b' : 'a', 1, [event(offset, offset)]);
+      const payload = encodeLogRecord(record);
+      tail.add(position, payload, summarizeBatch(record.datasetId, 1, record.batch));
+      return payload.byteLength;
+    });
+    expect(tail.bytes).toBe(sizes[0] + sizes[1] + sizes[2]);
+    tail.dropThrough(0, 0);
+    expect(tail.bytes).toBe(sizes[1] + sizes[2]);
+    tail.dropDataset('b');
+    expect(tail.bytes).toBe(sizes[2]);
+  });
+
   it('drops a deleted dataset', () => {
     const tail = new TailBuffer();
     addToTail(tail, ...rec(0, 'a', 1, [event(1, 1)]));
     tail.dropDataset('a');
     expect(tail.rows).toBe(0);
+    expect(tail.bytes).toBe(0);
     expect(tail.snapshot('a')).toEqual([]);
   });
 });

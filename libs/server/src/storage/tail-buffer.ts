@@ -24,9 +24,15 @@ export class TailBuffer {
   /** Highest offset per partition already covered by registered blocks. */
   private readonly compactedThrough = new Map<number, number>();
   private rowCount = 0;
+  private payloadBytes = 0;
 
   get rows(): number {
     return this.rowCount;
+  }
+
+  /** The encoded records held (their decoded columns, when a query asked for them, come on top). */
+  get bytes(): number {
+    return this.payloadBytes;
   }
 
   /** Adds a logged record (`batch`: its decoded columns when the caller has them). */
@@ -44,6 +50,7 @@ export class TailBuffer {
     if (list) list.push(entry);
     else this.byDataset.set(entry.datasetId, [entry]);
     this.rowCount += entry.rows;
+    this.payloadBytes += payload.byteLength;
   }
 
   snapshot(datasetId: string): readonly TailEntry[] {
@@ -57,7 +64,10 @@ export class TailBuffer {
       const kept: TailEntry[] = [];
       for (const entry of list) {
         if (entry.partition !== partition || entry.offset > offset) kept.push(entry);
-        else this.rowCount -= entry.rows;
+        else {
+          this.rowCount -= entry.rows;
+          this.payloadBytes -= entry.payload.byteLength;
+        }
       }
       if (kept.length === 0) this.byDataset.delete(datasetId);
       else this.byDataset.set(datasetId, kept);
@@ -65,7 +75,10 @@ export class TailBuffer {
   }
 
   dropDataset(datasetId: string): void {
-    for (const e of this.byDataset.get(datasetId) ?? []) this.rowCount -= e.rows;
+    for (const e of this.byDataset.get(datasetId) ?? []) {
+      this.rowCount -= e.rows;
+      this.payloadBytes -= e.payload.byteLength;
+    }
     this.byDataset.delete(datasetId);
   }
 

@@ -113,3 +113,34 @@ describe('what may move between threads', () => {
     expect(ownsWholeBuffer(new Uint8Array(new SharedArrayBuffer(10)))).toBe(false);
   });
 });
+
+describe('CpuPool task order', () => {
+  let pool: CpuPool;
+  beforeEach(() => {
+    pool = CpuPool.create(1);
+  });
+  afterEach(() => pool.close());
+
+  /** Starts three background merges and then an ingest on one thread; the order they finish in. */
+  async function finishOrder(): Promise<string[]> {
+    const order: string[] = [];
+    const body = Array.from({ length: 2000 }, (_, i) => `{"i":${i}}`).join('\n');
+    const tasks = [1, 2, 3].map((n) =>
+      pool.run('mergeBlocks', { blocks: [] }, [], { background: true }).then(() => order.push(`merge${n}`)),
+    );
+    tasks.push(pool.run('ingest', ingestInput(body)).then(() => order.push('ingest')));
+    await Promise.all(tasks);
+    return order;
+  }
+
+  it('runs a waiting ingest before waiting background work', async () => {
+    const order = await finishOrder();
+    // The first merge may already run when the ingest arrives; the ingest passes the others.
+    expect(order.indexOf('ingest')).toBeLessThan(order.indexOf('merge2'));
+  });
+
+  it('runs background work first once it is due', async () => {
+    pool.backgroundDueWhen(() => true);
+    expect(await finishOrder()).toEqual(['merge1', 'merge2', 'merge3', 'ingest']);
+  });
+});

@@ -1,6 +1,7 @@
 import { types } from 'node:util';
-import { Piscina } from 'piscina';
+import { Piscina, queueOptionsSymbol } from 'piscina';
 import { runTask, type CpuTaskName, type CpuTasks } from './cpu-tasks';
+import { ForegroundFirstQueue, type QueueOptions } from './foreground-first-queue';
 import { unwrap, type TaskResult } from './task-result';
 import {
   createThreadMemorySlots,
@@ -19,6 +20,9 @@ import { workerScript } from './worker-script';
  * TypeScript sources (tests), so the package must be built first (`npm test` builds before it runs).
  */
 export class CpuPool {
+  /** Whether background work has fallen too far behind to keep yielding (`backgroundDueWhen`). */
+  private backgroundDue: () => boolean = () => false;
+
   private constructor(
     private readonly piscina: Piscina | null,
     private readonly memorySlots: ThreadMemorySlots | null = null,
@@ -29,8 +33,13 @@ export class CpuPool {
     if (threads <= 0) return new CpuPool(null);
     // Spare slots: a worker that idled out keeps its slot until it is stale (thread-memory.ts).
     const memory = createThreadMemorySlots(threads * 2);
-    return new CpuPool(
+    let pool: CpuPool | null = null;
+    // Ingest parsing (a client waits) before block building and merging (background), until the
+    // background work is due (ForegroundFirstQueue).
+    const taskQueue = new ForegroundFirstQueue(() => pool?.backgroundDue() ?? false);
+    pool = new CpuPool(
       new Piscina({
+        taskQueue,
         filename: workerScript('cpu-worker.js'),
         minThreads: 1,
         maxThreads: threads,
@@ -42,6 +51,15 @@ export class CpuPool {
       }),
       memory,
     );
+    return pool;
+  }
+
+  /**
+   * Background tasks (`run(..., { background: true })`) yield to foreground ones until `due` says they
+   * have fallen too far behind (the storage runtime: un-compacted rows past their bound).
+   */
+  backgroundDueWhen(due: () => boolean): void {
+    this.backgroundDue = due;
   }
 
   /** What each live worker holds (heap, Buffers), as it last reported it; empty inline. */
@@ -62,10 +80,13 @@ export class CpuPool {
     name: K,
     input: Parameters<CpuTasks[K]>[0],
     movable: readonly Uint8Array[] = [],
+    options: QueueOptions = { background: false },
   ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
     const transferList = movable.filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer);
+    // The queue options ride on a symbol key: the queue reads them, structured clone drops them.
+    const task = { name, input, [queueOptionsSymbol]: options };
     const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
-      ? await this.piscina.run({ name, input }, { transferList })
+      ? await this.piscina.run(task, { transferList })
       : await runTask(name, input);
     return unwrap(result);
   }
