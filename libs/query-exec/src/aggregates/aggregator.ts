@@ -19,6 +19,7 @@ export interface Aggregator {
   /**
    * Folds another partial state of the same aggregate into this one (for split work: batches on
    * worker threads, partitions on query nodes). `groupMap[g]` is this state's group for the other's g.
+   * `other` is spent afterwards (it may have handed over its arrays, as `percentile`'s do): never read it.
    */
   merge(other: Aggregator, groupMap: ArrayLike<number>): void;
   /** Optional: work best done on the sending thread before the state is cloned to another one. */
