@@ -25,7 +25,8 @@ export const SQL = {
   'contains-cs': `SELECT count(*) AS "count" FROM t WHERE message LIKE '%timeout%'`,
   // APL has: a whole term (maximal run of letters and digits), case-insensitive.
   has: `SELECT count(*) AS "count" FROM t WHERE regexp_matches(message, '(^|[^[:alnum:]])timeout([^[:alnum:]]|$)', 'i')`,
-  'recent-404s': `SELECT _time, id FROM t WHERE status = '404' ORDER BY _time DESC LIMIT 100`,
+  // Every column, as the APL twin returns (it has no project): both sides read and hand over whole rows.
+  'recent-404s': `SELECT * FROM t WHERE status = '404' ORDER BY _time DESC LIMIT 100`,
 };
 
 /** How to compare answers: which columns, ordered or not, relative tolerance (approximate aggregates). */
