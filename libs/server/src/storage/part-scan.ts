@@ -130,6 +130,8 @@ export async function countRowsInParts(
   return rows;
 }
 
+/** Block footers `countValuesInParts` fetches at once. */
+const SUMMARY_FETCH_BATCH = 32;
 /** Past this many distinct values a count by value gives up for the general path (and its limits). */
 const MAX_COUNTED_VALUES = 65_536;
 
@@ -154,24 +156,34 @@ export async function countValuesInParts(
   };
   const mine: ScanStats = { ...stats, blocksExamined: 0, blocksMatched: 0, blocksCached: 0, rowsExamined: 0 };
   const scanned: ScanPart[] = [];
+  const counted: (ScanPart & { block: BlockRecord })[] = [];
   for (const part of parts) {
     if (part.maxTime < startMs || part.minTime >= endMs) continue;
     const inside = part.minTime >= startMs && part.maxTime < endMs;
-    if (!inside || part.block === null) {
-      scanned.push(part);
-      continue;
+    if (inside && part.block !== null) counted.push(part as ScanPart & { block: BlockRecord });
+    else scanned.push(part);
+  }
+  // Footers are fetched a batch at a time: from an object store each is a round trip.
+  for (let start = 0; start < counted.length; start += SUMMARY_FETCH_BATCH) {
+    const batch = counted.slice(start, start + SUMMARY_FETCH_BATCH);
+    const summaries = await Promise.all(
+      batch.map((part) => blocks.summary(part.block.objectKey, [], part.block.sizeBytes)),
+    );
+    for (let i = 0; i < batch.length; i++) {
+      const part = batch[i];
+      const column = summaries[i].column(name);
+      const rowCount = part.block.rowCount;
+      if (column !== undefined && column.kind !== 'string') return null;
+      // No counts although some rows have a value: too many distinct values (or a block written before
+      // blocks had counts). Scanning would build a group per value: the general path, with its limits, does.
+      if (column !== undefined && column.valueCounts === undefined && column.nullCount < rowCount)
+        return null;
+      noteBlock(mine, part.minTime, part.maxTime);
+      mine.blocksMatched++;
+      mine.rowsExamined += rowCount;
+      for (const [value, rows] of column?.valueCounts ?? []) add(value, rows);
+      add(null, column === undefined ? rowCount : column.nullCount);
     }
-    const column = (await blocks.summary(part.block.objectKey, [], part.block.sizeBytes)).column(name);
-    const rowCount = part.block.rowCount;
-    if (column !== undefined && column.kind !== 'string') return null;
-    // No counts although some rows have a value: too many distinct values (or a block written before
-    // blocks had counts). Scanning would build a group per value: the general path, with its limits, does.
-    if (column !== undefined && column.valueCounts === undefined && column.nullCount < rowCount) return null;
-    noteBlock(mine, part.minTime, part.maxTime);
-    mine.blocksMatched++;
-    mine.rowsExamined += rowCount;
-    for (const [value, rows] of column?.valueCounts ?? []) add(value, rows);
-    add(null, column === undefined ? rowCount : column.nullCount);
   }
   for await (const batch of scanParts(scanned, { startMs, endMs, columns: [name], stats: mine }, blocks)) {
     const column = batch.columns.get(name);
