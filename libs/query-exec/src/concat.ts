@@ -24,11 +24,46 @@ export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnB
   const columns = new Map<string, Column>();
   for (const name of allNames) {
     const parts = batches.map((b) => b.columns.get(name));
-    const kinds = parts.filter((p): p is Column => p !== undefined).map((p) => p.kind);
-    if (kinds.length === 0) continue;
-    columns.set(name, concatColumns(parts, batches, unifyKinds(kinds), total));
+    const present: ColumnKind[] = [];
+    const valued: ColumnKind[] = [];
+    parts.forEach((p, b) => {
+      if (p === undefined) return;
+      present.push(p.kind);
+      if (!allNull(p, batches[b].length)) valued.push(p.kind);
+    });
+    if (present.length === 0) continue;
+    // A part holding only nulls says nothing about the column's kind (a batch where a field was absent
+    // or null reads as an all-null string column): the parts with values decide, when there are any.
+    // Only nulls anywhere: their kinds agree, or the column is of no kind in particular (a string column,
+    // as for a field no row has) — so that how rows were split into batches never changes the answer.
+    const kind =
+      valued.length > 0 ? unifyKinds(valued) : present.every((k) => k === present[0]) ? present[0] : 'string';
+    // An all-null part of another kind is read as absent: null rows of the unified kind.
+    const fitting = parts.map((p, b) =>
+      p !== undefined && p.kind !== kind && allNull(p, batches[b].length) ? undefined : p,
+    );
+    columns.set(name, concatColumns(fitting, batches, kind, total));
   }
   return { length: total, columns };
+}
+
+/** Whether the first `n` rows of a column are all null. */
+function allNull(column: Column, n: number): boolean {
+  switch (column.kind) {
+    case 'string':
+      for (let i = 0; i < n; i++) if (column.codes[i] >= 0) return false;
+      return true;
+    case 'dynamic':
+      for (let i = 0; i < n; i++)
+        if (column.values[i] !== null && column.values[i] !== undefined) return false;
+      return true;
+    default: {
+      const nulls = column.nulls;
+      if (nulls === null) return n === 0;
+      for (let i = 0; i < n; i++) if (nulls[i] !== 1) return false;
+      return true;
+    }
+  }
 }
 
 function concatColumns(

@@ -19,10 +19,10 @@
  */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
-import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
+import { DistinctCounter } from '../sketches/hyperloglog';
 import { QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
-import { valueKey } from './sketch-aggregators';
+import { DcountAggregator } from './sketch-aggregators';
 
 const HLL_TAG = 'hll';
 const TDIGEST_TAG = 'tdigest';
@@ -105,47 +105,12 @@ export function decodeTdigest(value: unknown): Digest | null {
 
 // ---- aggregators ----
 
-/** `hll(x [, accuracy])` / `hll_if(x, p [, accuracy])`: dcount's counter per group, as an hll value. */
-export class HllAggregator implements Aggregator {
-  protected counters: DistinctCounter[] = [];
-
-  update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
-    // The same keys and hashes as DcountAggregator, so dcount_hll(hll(x)) equals dcount(x).
-    const c = args[0];
-    if (c.kind === 'string') {
-      const { codes, dict } = c;
-      let hashes: Uint32Array | null = null;
-      for (let i = 0; i < n; i++) {
-        const code = codes[i];
-        if (code < 0 || !rowPasses(predicate, i)) continue;
-        const counter = (this.counters[groups[i]] ??= new DistinctCounter());
-        if (counter.isExact) {
-          counter.add(valueKey(dict[code]));
-          continue;
-        }
-        if (hashes === null) {
-          hashes = new Uint32Array(2 * dict.length);
-          for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
-        }
-        counter.addHash(hashes[2 * code], hashes[2 * code + 1]);
-      }
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      if (!rowPasses(predicate, i)) continue;
-      const v = readValue(c, i);
-      if (v === null) continue;
-      (this.counters[groups[i]] ??= new DistinctCounter()).add(valueKey(v));
-    }
-  }
-
-  merge(other: Aggregator, groupMap: ArrayLike<number>): void {
-    (other as HllAggregator).counters.forEach((c, g) =>
-      (this.counters[groupMap[g]] ??= new DistinctCounter()).merge(c),
-    );
-  }
-
-  finish(groupCount: number): AggregateOutput[] {
+/**
+ * `hll(x [, accuracy])` / `hll_if(x, p [, accuracy])`: dcount's counter per group (the same keys and
+ * hashes, so dcount_hll(hll(x)) equals dcount(x)), given out as an hll value.
+ */
+export class HllAggregator extends DcountAggregator {
+  override finish(groupCount: number): AggregateOutput[] {
     const values = new Array<unknown>(groupCount);
     for (let g = 0; g < groupCount; g++) values[g] = encodeHll(this.counters[g]);
     return [{ values, kind: 'dynamic' }];

@@ -15,7 +15,7 @@ export function valueKey(v: unknown): string {
 }
 
 export class DcountAggregator implements Aggregator {
-  private counters: DistinctCounter[] = [];
+  protected counters: DistinctCounter[] = [];
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];

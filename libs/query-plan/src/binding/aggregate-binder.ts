@@ -10,7 +10,7 @@ import { aggregateArgumentError } from '../functions/argument-types';
 import { SCALAR_SIGNATURES } from '../functions/scalar-signatures';
 import type { AggregateCall, AggregateNode, NamedExpr, PlanNode } from '../nodes/plan-node';
 import type { Field } from '../types';
-import { TIME_FIELD, containsAggregate, liftAggregates, arityText } from './binding-helpers';
+import { TIME_FIELD, containsAggregate, liftAggregates, checkArity } from './binding-helpers';
 import { ExpressionBinder } from './expression-binder';
 
 export abstract class AggregateBinder extends ExpressionBinder {
@@ -207,13 +207,7 @@ export abstract class AggregateBinder extends ExpressionBinder {
       throw aplError('apl_expected_aggregate', {}, e.span);
     }
     const sig = AGGREGATE_SIGNATURES.get(e.name)!;
-    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
-      throw aplError(
-        'apl_wrong_arity',
-        { name: e.name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
-        e.span,
-      );
-    }
+    checkArity(e.name, sig, e.args.length, e.span);
     // `*` is an argument only of `count(*)`, `presence(*)`, `take_any(*)` and of the extra columns of
     // `arg_max`/`arg_min` (`arg_max(x, *)`).
     e.args.forEach((a, i) => {
@@ -409,13 +403,7 @@ export abstract class AggregateBinder extends ExpressionBinder {
     const scalar = SCALAR_SIGNATURES.get(e.name);
     if (scalar === undefined || !AGGREGATE_SIGNATURES.has(e.name) || this.functions.has(e.name))
       return super.bindCall(e, fields);
-    if (e.args.length < scalar.minArgs || e.args.length > scalar.maxArgs) {
-      throw aplError(
-        'apl_wrong_arity',
-        { name: e.name, expected: arityText(scalar.minArgs, scalar.maxArgs), got: e.args.length },
-        e.span,
-      );
-    }
+    checkArity(e.name, scalar, e.args.length, e.span);
     const args = e.args.map((a) => this.bindExpr(a, fields));
     return call(e.name, args, scalar.returns(args.map((a) => a.type)));
   }

@@ -1,5 +1,6 @@
 /** Helpers of the binder layers: constant tables, name rules, search terms, expression walks. */
-import type { Expr, Operator } from '@quarry/apl';
+import { aplError, type Expr, type Operator } from '@quarry/apl';
+import type { SourceSpan } from '@quarry/common';
 import { call, col, lit, type PExpr } from '../expr';
 import { AGGREGATE_SIGNATURES } from '../functions/aggregate-signatures';
 import { mapChildren } from '../map-children';
@@ -111,6 +112,17 @@ export function arityText(min: number, max: number): string {
   if (min === max) return String(min);
   if (max >= 64) return `at least ${min}`;
   return `${min} to ${max}`;
+}
+
+/** Throws `apl_wrong_arity` unless `got` arguments fit the signature's bounds. */
+export function checkArity(
+  name: string,
+  sig: { minArgs: number; maxArgs: number },
+  got: number,
+  span: SourceSpan,
+): void {
+  if (got < sig.minArgs || got > sig.maxArgs)
+    throw aplError('apl_wrong_arity', { name, expected: arityText(sig.minArgs, sig.maxArgs), got }, span);
 }
 
 export function fieldType(fields: Field[], name: string): AplType {

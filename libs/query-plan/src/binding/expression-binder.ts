@@ -23,6 +23,7 @@ import {
   comparable,
   isConstantExpr,
   arityText,
+  checkArity,
   fieldType,
   dottedName,
   implicitName,
@@ -345,13 +346,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
     }
     const sig = SCALAR_SIGNATURES.get(name);
     if (!sig) throw this.unknownFunction(name, e.nameSpan);
-    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
-      throw aplError(
-        'apl_wrong_arity',
-        { name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
-        e.span,
-      );
-    }
+    checkArity(name, sig, e.args.length, e.span);
     const canonical = canonicalFunctionName(name);
     if (
       (canonical === 'pack_array' || canonical === 'bag_pack') &&

@@ -16,7 +16,7 @@ import { type NamedExpr, type PlanNode, isSerialized } from '../nodes/plan-node'
 import { mapChildren } from '../map-children';
 import { WINDOW_SIGNATURES, containsWindow, liftWindows, type CallExpr } from '../window-binding';
 import type { Field } from '../types';
-import { windowImplicitName, isNumeric, arityText } from './binding-helpers';
+import { windowImplicitName, isNumeric, checkArity } from './binding-helpers';
 import { AggregateBinder } from './aggregate-binder';
 import type { BoundArguments } from './function-binder';
 
@@ -239,13 +239,7 @@ export abstract class WindowBinder extends AggregateBinder {
 
   protected bindWindowCall(e: CallExpr, fields: Field[]): PExpr {
     const sig = WINDOW_SIGNATURES.get(e.name)!;
-    if (e.args.length < sig.minArgs || e.args.length > sig.maxArgs) {
-      throw aplError(
-        'apl_wrong_arity',
-        { name: e.name, expected: arityText(sig.minArgs, sig.maxArgs), got: e.args.length },
-        e.span,
-      );
-    }
+    checkArity(e.name, sig, e.args.length, e.span);
     const args = e.args.map((a) => this.bindExpr(a, fields));
     const isPrevNext = e.name === 'prev' || e.name === 'next';
     if (isPrevNext && args[1]) {
