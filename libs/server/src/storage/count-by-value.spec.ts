@@ -1,7 +1,7 @@
 import { MemoryIngestLog } from '@quarry/log';
 import { Metastore } from '@quarry/metastore';
 import { MemoryObjectStore } from '@quarry/objstore';
-import { batchFromEvents, type DatasetSource, type FieldValue } from '@quarry/contracts';
+import { batchFromEvents, emptyScanStats, type DatasetSource, type FieldValue } from '@quarry/contracts';
 import { runApl } from '@quarry/query';
 import { encodeLogRecord } from './log-codec';
 import type { StorageCatalog } from './storage-catalog';
@@ -147,14 +147,7 @@ describe('counts by value from block metadata', () => {
 
   it('reads no column of the blocks inside the window', async () => {
     const source = (await catalog.getDataset('ds'))!;
-    const stats = {
-      blocksExamined: 0,
-      blocksMatched: 0,
-      blocksCached: 0,
-      rowsExamined: 0,
-      minBlockTime: null,
-      maxBlockTime: null,
-    };
+    const stats = emptyScanStats();
     const reader = catalog.reader;
     const open = jest.spyOn(reader, 'open');
     const counts = await source.countValues!('status', 0, 1e6, stats);
