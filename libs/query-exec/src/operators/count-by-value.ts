@@ -92,6 +92,8 @@ export async function* countByValue(
     yield { length: 1, columns };
     return;
   }
+  // The same limit as a summarize that scans (QUARRY_QUERY_MAX_GROUPS).
+  env.budget.checkGroups(kept.length);
   env.counters.numGroups = kept.length;
   const dict: string[] = [];
   const codes = new Int32Array(kept.length);

@@ -145,6 +145,18 @@ describe('counts by value from block metadata', () => {
     expect(fast.rows).toEqual(general.rows);
   });
 
+  it('refuses more groups than the query limit, as a scan does', async () => {
+    const source = (await catalog.getDataset('ds'))!;
+    const out = runApl("['ds'] | summarize count() by status", {
+      startMs: 0,
+      endMs: 1e6,
+      nowMs: 1e6,
+      catalog: { getDataset: async () => source },
+      limits: { maxGroups: 3 },
+    });
+    await expect(out).rejects.toMatchObject({ code: 'query_limit_exceeded' });
+  });
+
   it('reads no column of the blocks inside the window', async () => {
     const source = (await catalog.getDataset('ds'))!;
     const stats = emptyScanStats();
