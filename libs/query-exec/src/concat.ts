@@ -26,10 +26,11 @@ export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnB
     const parts = batches.map((b) => b.columns.get(name));
     const present: ColumnKind[] = [];
     const valued: ColumnKind[] = [];
+    const nullOnly = parts.map((p, b) => p !== undefined && allNull(p, batches[b].length));
     parts.forEach((p, b) => {
       if (p === undefined) return;
       present.push(p.kind);
-      if (!allNull(p, batches[b].length)) valued.push(p.kind);
+      if (!nullOnly[b]) valued.push(p.kind);
     });
     if (present.length === 0) continue;
     // A part holding only nulls says nothing about the column's kind (a batch where a field was absent
@@ -39,9 +40,7 @@ export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnB
     const kind =
       valued.length > 0 ? unifyKinds(valued) : present.every((k) => k === present[0]) ? present[0] : 'string';
     // An all-null part of another kind is read as absent: null rows of the unified kind.
-    const fitting = parts.map((p, b) =>
-      p !== undefined && p.kind !== kind && allNull(p, batches[b].length) ? undefined : p,
-    );
+    const fitting = parts.map((p, b) => (p !== undefined && p.kind !== kind && nullOnly[b] ? undefined : p));
     columns.set(name, concatColumns(fitting, batches, kind, total));
   }
   return { length: total, columns };
