@@ -9,6 +9,9 @@ import { GENAI_FUNCTIONS } from './genai-functions';
 import { KUSTO_DATETIME_FUNCTIONS } from './kusto-datetime-functions';
 import { KUSTO_TEXT_FUNCTIONS } from './kusto-text-functions';
 import { GEO_FUNCTIONS } from './geo';
+import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
+import { GEO_BUFFER_FUNCTIONS } from './geo-buffers';
+import { GEO_SIMPLIFY_FUNCTIONS } from './geo-simplify';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
 import { MORE_RARE_FUNCTIONS } from './more-rare-functions';
@@ -44,6 +47,9 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...ZLIB_FUNCTIONS,
     ...UNIT_CONVERSION_FUNCTIONS,
     ...GEO_FUNCTIONS,
+    ...GEO_BUFFER_FUNCTIONS,
+    ...GEO_SIMPLIFY_FUNCTIONS,
+    ...GEO_BOOLEAN_FUNCTIONS,
     ...SKETCH_FUNCTIONS,
     ...KUSTO_TEXT_FUNCTIONS,
   }),

@@ -359,6 +359,14 @@ def('geo_distance_point_to_polygon', 3, 3, fixed('real'));
 def('geo_intersects_2lines', 2, 2, fixed('bool'));
 def('geo_intersects_line_with_polygon', 2, 2, fixed('bool'));
 def('geo_intersects_2polygons', 2, 2, fixed('bool'));
+def('geo_point_buffer', 3, 4, fixed('dynamic'));
+def('geo_line_buffer', 2, 3, fixed('dynamic'));
+def('geo_polygon_buffer', 2, 3, fixed('dynamic'));
+def('geo_line_simplify', 1, 2, fixed('dynamic'));
+def('geo_polygon_simplify', 1, 2, fixed('dynamic'));
+def('geo_simplify_polygons_array', 1, 2, fixed('dynamic'));
+def('geo_union_polygons_array', 1, 1, fixed('dynamic'));
+def('geo_intersection_2polygons', 2, 2, fixed('dynamic'));
 // Kusto intermediate results: hll / tdigest values (libs/query-exec sketch-functions.ts). hll_merge,
 // tdigest_merge and merge_tdigest are also aggregations: these are their forms outside summarize.
 def('dcount_hll', 1, 1, fixed('long'));
