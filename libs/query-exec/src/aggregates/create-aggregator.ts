@@ -39,7 +39,7 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new MinMaxAggregator(true);
     case 'dcount':
     case 'dcountif':
-      return new DcountAggregator();
+      return new DcountAggregator(accuracyLevel(call));
     case 'percentile':
     case 'percentileif':
       return new PercentileAggregator(call.params as number[], 'one');
@@ -103,9 +103,9 @@ export function createAggregator(call: AggregateCall): Aggregator {
       return new TakeAnyAggregator(call.outputs.map((o) => o.type));
     case 'hll':
     case 'hll_if':
-      return new HllAggregator();
+      return new HllAggregator(accuracyLevel(call));
     case 'hll_merge':
-      return new HllMergeAggregator();
+      return new HllMergeAggregator(call.params.length > 0 ? accuracyLevel(call) : undefined);
     case 'tdigest':
       return new TdigestAggregator(call.args.length > 1);
     case 'tdigest_merge':
@@ -117,4 +117,10 @@ export function createAggregator(call: AggregateCall): Aggregator {
     default:
       throw new QuarryError('internal', `no aggregator for '${call.fn}'`, { code: 'exec_missing_aggregate' });
   }
+}
+
+/** Kusto's accuracy level (0–4, checked by the binder) of a dcount / hll call; 1 when it has none. */
+function accuracyLevel(call: AggregateCall): number {
+  const level = call.params[0];
+  return typeof level === 'number' && Number.isInteger(level) && level >= 0 && level <= 4 ? level : 1;
 }

@@ -9,7 +9,8 @@
  * `extend` → `summarize`, `materialize`, joins, storage and worker threads:
  *
  * - hll: `["hll", 1, keys]` while exact (the value keys, at most 4096) or `["hll", 1, "<base64>"]` (the
- *   2^14 one-byte registers of the HyperLogLog).
+ *   2^14 one-byte registers of the HyperLogLog): accuracy level 1. Other levels write
+ *   `["hll", 2, precision, keys | "<base64>"]` (precision 12, 16, 17 or 18: 2^precision registers).
  * - tdigest: `["tdigest", 1, kind, exact, means, weights]`: the value kind (`long`, `real`, `datetime`,
  *   `timespan`), 1 when `means` are the distinct values with their counts (the sketch's exact form), else 0
  *   and they are the t-digest's centroids.
@@ -19,7 +20,7 @@
  */
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
-import { DistinctCounter } from '../sketches/hyperloglog';
+import { DEFAULT_PRECISION, DistinctCounter, isPrecision } from '../sketches/hyperloglog';
 import { QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
 import { DcountAggregator } from './sketch-aggregators';
@@ -27,6 +28,8 @@ import { DcountAggregator } from './sketch-aggregators';
 const HLL_TAG = 'hll';
 const TDIGEST_TAG = 'tdigest';
 const VERSION = 1;
+/** hll values of a precision other than level 1's carry it: `["hll", 2, precision, body]`. */
+const HLL_VERSION_WITH_PRECISION = 2;
 /**
  * Most values a digest can keep exactly (QuantileSketch without a shared budget: 10,000 values, or twice
  * as many whole thousandths). Past what the sketch itself keeps it compresses, so this is only a bound on
@@ -39,23 +42,28 @@ const DIGEST_KINDS: ReadonlySet<string> = new Set(['long', 'real', 'datetime', '
 
 // ---- hll values ----
 
-export function encodeHll(counter: DistinctCounter | undefined): unknown[] {
-  if (counter === undefined) return [HLL_TAG, VERSION, []];
-  const keys = counter.exactKeys();
-  if (keys !== null) return [HLL_TAG, VERSION, keys];
-  return [HLL_TAG, VERSION, Buffer.from(counter.registerCopy()!).toString('base64')];
+export function encodeHll(counter: DistinctCounter | undefined, precision = DEFAULT_PRECISION): unknown[] {
+  const p = counter?.precision ?? precision;
+  const keys = counter === undefined ? [] : counter.exactKeys();
+  const body = keys ?? Buffer.from(counter!.registerCopy()!).toString('base64');
+  // Level 1 keeps the original form, so values stored before levels existed and new ones compare equal.
+  return p === DEFAULT_PRECISION ? [HLL_TAG, VERSION, body] : [HLL_TAG, HLL_VERSION_WITH_PRECISION, p, body];
 }
 
 /** The counter an `hll()` value holds, or null when the value is not one. */
 export function decodeHll(value: unknown): DistinctCounter | null {
-  if (!Array.isArray(value) || value.length !== 3 || value[0] !== HLL_TAG || value[1] !== VERSION)
-    return null;
-  const body: unknown = value[2];
-  if (Array.isArray(body)) return DistinctCounter.restore(body, null);
+  if (!Array.isArray(value) || value[0] !== HLL_TAG) return null;
+  let p: unknown;
+  let body: unknown;
+  if (value.length === 3 && value[1] === VERSION) [p, body] = [DEFAULT_PRECISION, value[2]];
+  else if (value.length === 4 && value[1] === HLL_VERSION_WITH_PRECISION) [p, body] = [value[2], value[3]];
+  else return null;
+  if (!isPrecision(p)) return null;
+  if (Array.isArray(body)) return DistinctCounter.restore(body, null, p);
   if (typeof body !== 'string') return null;
   // A copy: the registers must own their memory (a Buffer may be a view into a shared pool, and a clone
   // to another thread would carry the whole pool).
-  return DistinctCounter.restore(null, new Uint8Array(Buffer.from(body, 'base64')));
+  return DistinctCounter.restore(null, new Uint8Array(Buffer.from(body, 'base64')), p);
 }
 
 // ---- tdigest values ----
@@ -107,25 +115,39 @@ export function decodeTdigest(value: unknown): Digest | null {
 
 /**
  * `hll(x [, accuracy])` / `hll_if(x, p [, accuracy])`: dcount's counter per group (the same keys and
- * hashes, so dcount_hll(hll(x)) equals dcount(x)), given out as an hll value.
+ * hashes, so dcount_hll(hll(x, a)) equals dcount(x, a)), given out as an hll value.
  */
 export class HllAggregator extends DcountAggregator {
+  /** Precision written for a group that holds no values. */
+  protected emptyPrecision = this.precision;
+
   override finish(groupCount: number): AggregateOutput[] {
     const values = new Array<unknown>(groupCount);
-    for (let g = 0; g < groupCount; g++) values[g] = encodeHll(this.counters[g]);
+    for (let g = 0; g < groupCount; g++) values[g] = encodeHll(this.counters[g], this.emptyPrecision);
     return [{ values, kind: 'dynamic' }];
   }
 }
 
-/** `hll_merge(hll [, accuracy])`: the union of a group's hll values (values that are not one are skipped). */
+/**
+ * `hll_merge(hll [, accuracy])`: the union of a group's hll values (values that are not one are skipped).
+ * Values of different accuracy levels merge at the coarsest of them (Kusto's page says they cannot be
+ * merged); an explicit accuracy caps the result's precision at that level's (it cannot add precision).
+ */
 export class HllMergeAggregator extends HllAggregator {
+  /** `level`: the accuracy argument, or undefined when the call has none. */
+  constructor(level?: number) {
+    super(level ?? 4);
+    if (level === undefined) this.emptyPrecision = DEFAULT_PRECISION;
+  }
+
   override update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
     for (let i = 0; i < n; i++) {
       if (!rowPasses(predicate, i)) continue;
       const counter = decodeHll(readValue(c, i));
       if (counter === null) continue;
-      (this.counters[groups[i]] ??= new DistinctCounter()).merge(counter);
+      counter.reducePrecision(this.precision);
+      this.mergeInto(groups[i], counter);
     }
   }
 }

@@ -1,8 +1,9 @@
 /** dcount(if) on a HyperLogLog-backed counter; percentile(s) on a mergeable quantile sketch. */
+import { invalid } from '@quarry/common';
 import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { readValue } from '../columns';
 import { toDynamic } from '../functions/scalar-impl';
-import { DistinctCounter, hashKey } from '../sketches/hyperloglog';
+import { DistinctCounter, hashKey, precisionOfLevel } from '../sketches/hyperloglog';
 import { ExactBudget, QuantileSketch } from '../sketches/quantile-sketch';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
 import type { PercentileShape } from './weighted-percentile-aggregator';
@@ -14,11 +15,39 @@ export function valueKey(v: unknown): string {
   return 'j' + JSON.stringify(v);
 }
 
+/**
+ * Register memory one dcount / hll aggregate may hold over all its groups (registers are allocated only
+ * when a group passes its exact set): 65,536 groups at level 1 (16 KiB each), 4,096 at level 4 (256 KiB).
+ * Past it the query fails with query_limit_exceeded instead of exhausting the process's memory.
+ */
+export const MAX_REGISTER_BYTES = 1 << 30;
+
 export class DcountAggregator implements Aggregator {
   protected counters: DistinctCounter[] = [];
+  /** Log2 of the register count of new counters (Kusto's accuracy level, default 1: 2^14). */
+  protected readonly precision: number;
+  /** Register bytes held by this aggregate's counters (see MAX_REGISTER_BYTES). */
+  protected registerBytes = 0;
+
+  constructor(level = 1) {
+    this.precision = precisionOfLevel(level);
+  }
+
+  /** Accounts for a counter's register bytes changing by `delta`. */
+  protected charge(delta: number): void {
+    if (delta === 0) return;
+    this.registerBytes += delta;
+    if (this.registerBytes > MAX_REGISTER_BYTES)
+      throw invalid(
+        `dcount / hll sketches hold more than ${MAX_REGISTER_BYTES / (1 << 20)} MiB of registers; ` +
+          'use a lower accuracy level, group by fewer keys, or filter first',
+        { code: 'query_limit_exceeded' },
+      );
+  }
 
   update(groups: Int32Array, n: number, args: Column[], predicate: BoolColumn | null): void {
     const c = args[0];
+    const p = this.precision;
     if (c.kind === 'string') {
       // Exact counters take keys; sketches take hashes, computed once per dictionary string on first need.
       const { codes, dict } = c;
@@ -26,9 +55,10 @@ export class DcountAggregator implements Aggregator {
       for (let i = 0; i < n; i++) {
         const code = codes[i];
         if (code < 0 || !rowPasses(predicate, i)) continue;
-        const counter = (this.counters[groups[i]] ??= new DistinctCounter());
+        const counter = (this.counters[groups[i]] ??= new DistinctCounter(p));
         if (counter.isExact) {
           counter.add(valueKey(dict[code]));
+          if (!counter.isExact) this.charge(counter.registerBytes);
           continue;
         }
         if (hashes === null) {
@@ -43,14 +73,26 @@ export class DcountAggregator implements Aggregator {
       if (!rowPasses(predicate, i)) continue;
       const v = readValue(c, i);
       if (v === null) continue;
-      (this.counters[groups[i]] ??= new DistinctCounter()).add(valueKey(v));
+      const counter = (this.counters[groups[i]] ??= new DistinctCounter(p));
+      if (!counter.isExact) {
+        counter.add(valueKey(v));
+        continue;
+      }
+      counter.add(valueKey(v));
+      if (!counter.isExact) this.charge(counter.registerBytes);
     }
   }
 
+  /** Merges `counter` into group g's (created at `counter`'s precision when the group has none). */
+  protected mergeInto(g: number, counter: DistinctCounter): void {
+    const target = (this.counters[g] ??= new DistinctCounter(counter.precision));
+    const before = target.registerBytes;
+    target.merge(counter);
+    this.charge(target.registerBytes - before);
+  }
+
   merge(other: Aggregator, groupMap: ArrayLike<number>): void {
-    (other as DcountAggregator).counters.forEach((c, g) =>
-      (this.counters[groupMap[g]] ??= new DistinctCounter()).merge(c),
-    );
+    (other as DcountAggregator).counters.forEach((c, g) => this.mergeInto(groupMap[g], c));
   }
 
   finish(groupCount: number): AggregateOutput[] {

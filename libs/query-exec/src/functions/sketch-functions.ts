@@ -97,6 +97,7 @@ function totalOf(digest: Digest): number {
 export const SKETCH_FUNCTIONS: Record<string, ScalarImpl> = {
   dcount_hll: ([h]) => decodeHll(h)?.estimate() ?? null,
 
+  // Values of different accuracy levels merge at the coarsest one (DistinctCounter.merge).
   hll_merge: (args) => {
     let merged: DistinctCounter | null = null;
     for (const a of args) {
@@ -128,6 +129,11 @@ export const SKETCH_FUNCTIONS: Record<string, ScalarImpl> = {
     if (rest.length > 1 && isTypeLiteral(rest[rest.length - 1])) {
       target = kinds[args.length - 1];
       rest = rest.slice(0, -1);
+    }
+    // Kusto's page: one rank and a type give that type's value, not an array.
+    if (target !== null && rest.length === 1 && !Array.isArray(rest[0])) {
+      const rank = rankOf(rest[0]);
+      return rank === null ? null : asType(digest.sketch.quantile(rank), digest.kind, target);
     }
     // (t, p1, p2, …) or (t, dynamic([p1, p2, …])).
     const ranks = rest.length === 1 && Array.isArray(rest[0]) ? (rest[0] as unknown[]) : rest;

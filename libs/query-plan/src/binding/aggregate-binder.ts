@@ -269,16 +269,14 @@ export abstract class AggregateBinder extends ExpressionBinder {
         }
         break;
       }
-      case 'dcount':
-      case 'dcountif':
       case 'make_list':
       case 'make_list_if':
       case 'make_set':
       case 'make_set_if':
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
-        // The size cap of make_list / make_set (dcount's accuracy level is accepted and ignored).
-        if (sig.name.startsWith('make_') && params.length > 0) {
+        // The size cap of make_list / make_set.
+        if (params.length > 0) {
           const cap = params[0];
           if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1)
             throw aplError(
@@ -288,10 +286,12 @@ export abstract class AggregateBinder extends ExpressionBinder {
             );
         }
         break;
+      case 'dcount':
+      case 'dcountif':
       case 'hll':
       case 'hll_if':
       case 'hll_merge': {
-        // Kusto's accuracy levels 0–4 are accepted; Quarry's counter has one (2^14 registers, level 1).
+        // Kusto's accuracy levels 0–4: 2^12, 2^14 (the default, 1), 2^16, 2^17, 2^18 registers.
         valueArgs = values.slice(0, 1);
         for (const p of values.slice(1)) params.push(this.constantOf(p, e.span, sig.name));
         const level = params[0];

@@ -152,8 +152,20 @@ export function implicitName(expr: PExpr, context: string): string | undefined {
     expr.args[0]?.kind === 'col'
   )
     return expr.args[0].name;
+  // Kusto's pages name these after the sketch column: `dcount_hll(m)` → `dcount_hll_m`,
+  // `percentile_tdigest(t, p)` and `percentiles_array_tdigest(t, …)` → `percentile_tdigest_t`.
+  if (expr.kind === 'call' && expr.args[0]?.kind === 'col') {
+    const prefix = SKETCH_NAME_PREFIX.get(expr.fn);
+    if (prefix !== undefined) return `${prefix}_${expr.args[0].name}`;
+  }
   return undefined;
 }
+
+const SKETCH_NAME_PREFIX = new Map([
+  ['dcount_hll', 'dcount_hll'],
+  ['percentile_tdigest', 'percentile_tdigest'],
+  ['percentiles_array_tdigest', 'percentile_tdigest'],
+]);
 
 export function wireName(t: AplType): string {
   switch (t) {

@@ -427,6 +427,12 @@ export abstract class ExpressionBinder extends FunctionBinder {
     const pattern = regexAt === undefined ? undefined : args[regexAt];
     if (pattern?.kind === 'lit' && typeof pattern.value === 'string')
       this.checkRegex(pattern.value, e.args[regexAt!].span);
+    // Kusto's percentiles_array_tdigest page: one rank and a typeof() answer that type's value, not an array.
+    if (fn === 'percentiles_array_tdigest' && args.length === 3 && args[1].type !== 'dynamic') {
+      const t = args[2];
+      if (t.kind === 'lit' && typeof t.value === 'object' && t.value !== null && 'typeof' in t.value)
+        return call(fn, args, t.type);
+    }
     return call(fn, args, sig.returns(args.map((a) => a.type)));
   }
 
