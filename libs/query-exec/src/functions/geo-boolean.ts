@@ -45,6 +45,9 @@ const MIN_COS_FROM_CENTER = 0.1;
 
 const EMPTY_COLLECTION = { type: 'GeometryCollection', geometries: [] as unknown[] };
 
+const GRID = 2 ** 40;
+const snap = (x: number): number => Math.round(x * GRID) / GRID;
+
 /** The rings of parsed GeoJSON polygons as unit vectors. */
 export function sphereRings(polygons: readonly LngLatPolygon[]): SphereRings[] {
   return polygons.map((p) => [p.shell, ...p.holes].map((ring) => ring.map((q) => toVec(q[0], q[1]))));
@@ -74,9 +77,12 @@ function toPlane(
     const ring: Pair[] = [];
     for (let i = 0; i < shape[r].length; i++) {
       const v = shape[r][i];
-      const q = project(plane.g, v);
-      if (q === null || v[0] * plane.g.c[0] + v[1] * plane.g.c[1] + v[2] * plane.g.c[2] < MIN_COS_FROM_CENTER)
-        return null;
+      const projected = project(plane.g, v);
+      if (projected === null) return null;
+      // Snapped to a grid of 2^-40 (about 6 µm on the ground): near-coincident vertices from different
+      // shapes become equal, which keeps polygon-clipping's sweep line out of its degenerate cases.
+      const q: Pair = [snap(projected[0]), snap(projected[1])];
+      if (v[0] * plane.g.c[0] + v[1] * plane.g.c[1] + v[2] * plane.g.c[2] < MIN_COS_FROM_CENTER) return null;
       if (lngLats !== undefined) plane.original.set(`${q[0]},${q[1]}`, lngLats[r][i]);
       ring.push(q);
     }
@@ -86,17 +92,73 @@ function toPlane(
   return out;
 }
 
-/** Planar polygons back on the sphere as GeoJSON polygon coordinates (closed rings). */
+/**
+ * Planar polygons back on the sphere as GeoJSON polygon coordinates (closed rings). Neighbouring
+ * vertices that land on the same [lng, lat] are merged; a ring left with fewer than three vertices
+ * (a sliver below the rounding) is dropped, and a polygon whose shell is dropped with it.
+ */
 function fromPlane(plane: Plane, planar: PlanarMultiPolygon): PolygonCoordinates[] {
-  return planar.map((poly) =>
-    poly.map((ring) =>
-      ring.map(([x, y]): [number, number] => {
+  const out: PolygonCoordinates[] = [];
+  for (const poly of planar) {
+    const rings: [number, number][][] = [];
+    for (const ring of poly) {
+      const points: [number, number][] = [];
+      // polygon-clipping closes each ring: the repeated vertex is left out here and added back below.
+      for (const [x, y] of ring.slice(0, -1)) {
         const known = plane.original.get(`${x},${y}`);
         const p = known ?? toLngLat(unproject(plane.g, x, y));
-        return [p[0], p[1]];
-      }),
-    ),
-  );
+        const last = points[points.length - 1];
+        if (last === undefined || last[0] !== p[0] || last[1] !== p[1]) points.push([p[0], p[1]]);
+      }
+      while (
+        points.length > 1 &&
+        points[0][0] === points[points.length - 1][0] &&
+        points[0][1] === points[points.length - 1][1]
+      )
+        points.pop();
+      if (points.length >= 3) rings.push([...points, points[0]]);
+      else if (rings.length === 0) break;
+    }
+    if (rings.length > 0) out.push(rings);
+  }
+  return out;
+}
+
+/**
+ * polygon-clipping's union, which can throw on nearly degenerate input ("Unable to find segment ... in
+ * SweepLine tree"): then the shapes are added one at a time, a failing step retried in the other
+ * order; null when that fails too.
+ */
+function safeUnion(polygons: readonly PlanarPolygon[]): PlanarMultiPolygon | null {
+  try {
+    return union(polygons[0], ...polygons.slice(1));
+  } catch {
+    let acc: PlanarMultiPolygon = [polygons[0]];
+    for (const p of polygons.slice(1)) {
+      try {
+        acc = union(acc, p);
+      } catch {
+        try {
+          acc = union(p, acc);
+        } catch {
+          return null;
+        }
+      }
+    }
+    return acc;
+  }
+}
+
+function safeIntersection(a: PlanarMultiPolygon, b: PlanarMultiPolygon): PlanarMultiPolygon | null {
+  try {
+    return intersection(a, b);
+  } catch {
+    try {
+      return intersection(b, a);
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** The union of shapes on the sphere, or null when they do not fit one projection. */
@@ -113,7 +175,8 @@ export function unionSphere(
     if (p === null) return null;
     planar.push(p);
   }
-  return fromPlane(plane, union(planar[0], ...planar.slice(1)));
+  const united = safeUnion(planar);
+  return united === null ? null : fromPlane(plane, united);
 }
 
 /** GeoJSON for polygons: one Polygon, a MultiPolygon, or the empty GeometryCollection for none. */
@@ -174,9 +237,10 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
     planar2.push(p);
   }
   // Each side's polygons are united first (a MultiPolygon's parts may overlap).
-  const u1 = union(planar1[0], ...planar1.slice(1));
-  const u2 = union(planar2[0], ...planar2.slice(1));
-  return polygonsGeoJson(fromPlane(plane, intersection(u1, u2)));
+  const u1 = safeUnion(planar1);
+  const u2 = safeUnion(planar2);
+  const common = u1 === null || u2 === null ? null : safeIntersection(u1, u2);
+  return common === null ? null : polygonsGeoJson(fromPlane(plane, common));
 }
 
 export const GEO_BOOLEAN_FUNCTIONS: Record<string, (args: unknown[]) => unknown> = {

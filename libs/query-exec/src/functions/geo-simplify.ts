@@ -76,17 +76,14 @@ export function simplifyLineIndices(points: readonly Vec3[], tolerance: number):
     tolerance,
     keep,
   );
-  const kept: number[] = [];
-  for (let i = 0; i < points.length; i++) {
-    if (!keep[i]) continue;
-    const last = kept[kept.length - 1];
-    if (last !== undefined && angleBetween(points[last], points[i]) < tolerance) {
-      // The end vertex stays: it replaces the vertex before it, unless that is the start.
-      if (i === points.length - 1 && kept.length > 1) kept[kept.length - 1] = i;
-      continue;
-    }
-    kept.push(i);
-  }
+  const end = points.length - 1;
+  const kept: number[] = [0];
+  for (let i = 1; i < end; i++)
+    if (keep[i] && angleBetween(points[kept[kept.length - 1]], points[i]) >= tolerance) kept.push(i);
+  // The end vertex stays: the vertices kept just before it that are too close to it give way.
+  while (kept.length > 1 && angleBetween(points[kept[kept.length - 1]], points[end]) < tolerance) kept.pop();
+  if (angleBetween(points[0], points[end]) < tolerance) return null;
+  kept.push(end);
   return kept.length >= 2 ? kept : null;
 }
 

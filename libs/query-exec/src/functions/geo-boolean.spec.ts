@@ -1,0 +1,172 @@
+import fc from 'fast-check';
+import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
+import { readPolygons } from './geo-geojson';
+import { polygonContains } from './geo-polygon';
+import { angleToArc, gnomonicAbout, toLngLat, toVec, type Vec3 } from './geo-sphere';
+
+const { geo_union_polygons_array: unionArray, geo_intersection_2polygons: intersect } = GEO_BOOLEAN_FUNCTIONS;
+
+/** A star-shaped polygon about (lng, lat): vertices at the given angular radii (degrees), counterclockwise. */
+function star(
+  lng: number,
+  lat: number,
+  radii: readonly number[],
+): { type: string; coordinates: number[][][] } {
+  const c = toVec(lng, lat);
+  const { e1, e2 } = gnomonicAbout(c);
+  const shell = radii.map((rDeg, i) => {
+    const t = (2 * Math.PI * i) / radii.length;
+    const r = (rDeg * Math.PI) / 180;
+    const v = [0, 1, 2].map(
+      (k) => Math.cos(r) * c[k] + Math.sin(r) * (Math.cos(t) * e1[k] + Math.sin(t) * e2[k]),
+    ) as unknown as Vec3;
+    const p = toLngLat(v);
+    return [p[0], p[1]];
+  });
+  return { type: 'Polygon', coordinates: [[...shell, shell[0]]] };
+}
+
+const inside = (shape: unknown, lng: number, lat: number): boolean => {
+  const polygons = readPolygons(shape);
+  if (polygons === null) throw new Error(`not a polygon: ${JSON.stringify(shape)}`);
+  return polygonContains(polygons, lng, lat) === true;
+};
+
+/** Angle from a point to the nearest edge of the shapes (to skip probes on a boundary). */
+function boundaryDistance(shapes: readonly { coordinates: number[][][] }[], p: Vec3): number {
+  let best = Infinity;
+  for (const s of shapes)
+    for (const ring of s.coordinates)
+      for (let i = 0; i + 1 < ring.length; i++)
+        best = Math.min(
+          best,
+          angleToArc(p, toVec(ring[i][0], ring[i][1]), toVec(ring[i + 1][0], ring[i + 1][1])),
+        );
+  return best;
+}
+
+const pair = fc.record({
+  lng: fc.double({ min: -170, max: 170, noNaN: true }),
+  lat: fc.double({ min: -75, max: 75, noNaN: true }),
+  a: fc.array(fc.double({ min: 0.1, max: 3, noNaN: true }), { minLength: 3, maxLength: 9 }),
+  b: fc.array(fc.double({ min: 0.1, max: 3, noNaN: true }), { minLength: 3, maxLength: 9 }),
+  shift: fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })),
+  probes: fc.array(
+    fc.tuple(fc.double({ min: -6, max: 6, noNaN: true }), fc.double({ min: -6, max: 6, noNaN: true })),
+    {
+      minLength: 30,
+      maxLength: 30,
+    },
+  ),
+});
+
+describe('geo_union_polygons_array and geo_intersection_2polygons', () => {
+  it('the union holds a point exactly when one input does; the intersection when both do', () => {
+    fc.assert(
+      fc.property(pair, ({ lng, lat, a, b, shift, probes }) => {
+        const A = star(lng, lat, a);
+        const B = star(lng + shift[0], Math.max(-80, Math.min(80, lat + shift[1])), b);
+        const u = unionArray([[A, B]]);
+        const i = intersect([A, B]) as { type: string };
+        for (const [dx, dy] of probes) {
+          const x = lng + dx;
+          const y = Math.max(-89, Math.min(89, lat + dy));
+          if (x < -180 || x > 180) continue;
+          if (boundaryDistance([A, B], toVec(x, y)) < 1e-9) continue;
+          const inA = inside(A, x, y);
+          const inB = inside(B, x, y);
+          expect(inside(u, x, y)).toBe(inA || inB);
+          if (i.type === 'GeometryCollection') expect(inA && inB).toBe(false);
+          else expect(inside(i, x, y)).toBe(inA && inB);
+        }
+      }),
+      { numRuns: 150, endOnFailure: true },
+    );
+  });
+
+  it('keeps input vertices exactly and unites overlapping parts of a MultiPolygon first', () => {
+    const square = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+    };
+    expect(unionArray([[square]])).toEqual(square);
+    const far = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [5, 5],
+          [6, 5],
+          [6, 6],
+          [5, 5],
+        ],
+      ],
+    };
+    const both = unionArray([[square, far]]) as { type: string; coordinates: unknown[] };
+    expect(both.type).toBe('MultiPolygon');
+    expect(both.coordinates).toHaveLength(2);
+    const multi = { type: 'MultiPolygon', coordinates: [square.coordinates, square.coordinates] };
+    expect(intersect([multi, square])).toEqual(square);
+  });
+
+  it('answers the empty GeometryCollection for disjoint polygons, null for invalid input', () => {
+    const a = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [2, 45],
+          [0, 45],
+          [1, 44],
+          [2, 45],
+        ],
+      ],
+    };
+    const b = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [3, 44],
+          [3, 45],
+          [2, 43],
+          [3, 44],
+        ],
+      ],
+    };
+    expect(intersect([a, b])).toEqual({ type: 'GeometryCollection', geometries: [] });
+    expect(intersect([{ type: 'Polygon' }, a])).toBeNull();
+    expect(unionArray([[a, { type: 'Polygon', coordinates: [[[-73.94622, 40.79249]]] }]])).toBeNull();
+    expect(unionArray([a])).toBeNull(); // not an array
+    expect(unionArray([[]])).toEqual({ type: 'GeometryCollection', geometries: [] });
+    // Shapes about 180° apart do not fit one projection.
+    const west = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, -1],
+          [1, 0],
+          [0, 1],
+          [0, -1],
+        ],
+      ],
+    };
+    const east = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [179, -1],
+          [179, 1],
+          [178, 0],
+          [179, -1],
+        ],
+      ],
+    };
+    expect(unionArray([[west, east]])).toBeNull();
+  });
+});
