@@ -45,7 +45,7 @@ const MIN_COS_FROM_CENTER = 0.1;
 
 const EMPTY_COLLECTION = { type: 'GeometryCollection', geometries: [] as unknown[] };
 
-const GRID = 2 ** 40;
+const GRID = 2 ** 48;
 const snap = (x: number): number => Math.round(x * GRID) / GRID;
 
 /** The rings of parsed GeoJSON polygons as unit vectors. */
@@ -79,7 +79,7 @@ function toPlane(
       const v = shape[r][i];
       const projected = project(plane.g, v);
       if (projected === null) return null;
-      // Snapped to a grid of 2^-40 (about 6 µm on the ground): near-coincident vertices from different
+      // Snapped to a grid of 2^-48 (about 25 nm on the ground): near-coincident vertices from different
       // shapes become equal, which keeps polygon-clipping's sweep line out of its degenerate cases.
       const q: Pair = [snap(projected[0]), snap(projected[1])];
       if (v[0] * plane.g.c[0] + v[1] * plane.g.c[1] + v[2] * plane.g.c[2] < MIN_COS_FROM_CENTER) return null;
