@@ -11,6 +11,7 @@ import { KUSTO_TEXT_FUNCTIONS } from './kusto-text-functions';
 import { GEO_FUNCTIONS } from './geo';
 import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
 import { GEO_BUFFER_FUNCTIONS } from './geo-buffers';
+import { GEO_CLOSEST_FUNCTIONS } from './geo-closest';
 import { GEO_SIMPLIFY_FUNCTIONS } from './geo-simplify';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -50,6 +51,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...GEO_BUFFER_FUNCTIONS,
     ...GEO_SIMPLIFY_FUNCTIONS,
     ...GEO_BOOLEAN_FUNCTIONS,
+    ...GEO_CLOSEST_FUNCTIONS,
     ...SKETCH_FUNCTIONS,
     ...KUSTO_TEXT_FUNCTIONS,
   }),
