@@ -32,6 +32,18 @@ describe('token values', () => {
           const values = [...new Set(raw)];
           const t = tokenize(values)!;
           expect(t).not.toBeNull();
+          // The tokens split each value on its spaces, and their bytes are their UTF-8 (what is written).
+          let at = 0;
+          values.forEach((value, d) => {
+            const codes = [...t.codes.subarray(at, (at += t.counts[d]))];
+            expect(codes.map((c) => t.tokens[c])).toEqual(value.split(' '));
+          });
+          const { bytes, ends } = t.tokenBytes;
+          expect(
+            t.tokens.map((_, k) =>
+              Buffer.from(bytes.subarray(k === 0 ? 0 : ends[k - 1], ends[k])).toString(),
+            ),
+          ).toEqual(t.tokens);
           const w = new ByteWriter(16);
           writeTokenValues(w, t, values.length);
           expect(readTokenValues(new ByteReader(w.finish(), 'test'), values.length)).toEqual(values);
