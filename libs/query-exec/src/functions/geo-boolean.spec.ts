@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
 import { readPolygons } from './geo-geojson';
 import { polygonContains } from './geo-polygon';
-import { angleToArc, gnomonicAbout, toLngLat, toVec, type Vec3 } from './geo-sphere';
+import { angleBetween, angleToArc, gnomonicAbout, toLngLat, toVec, type Vec3 } from './geo-sphere';
 
 const { geo_union_polygons_array: unionArray, geo_intersection_2polygons: intersect } = GEO_BOOLEAN_FUNCTIONS;
 
@@ -168,5 +168,128 @@ describe('geo_union_polygons_array and geo_intersection_2polygons', () => {
       ],
     };
     expect(unionArray([[west, east]])).toBeNull();
+  });
+});
+
+const { geo_intersection_2lines: lines2, geo_intersection_line_with_polygon: linePolygon } =
+  GEO_BOOLEAN_FUNCTIONS;
+
+const seg = fc.tuple(
+  fc.double({ min: -3, max: 3, noNaN: true }),
+  fc.double({ min: -3, max: 3, noNaN: true }),
+  fc.double({ min: -3, max: 3, noNaN: true }),
+  fc.double({ min: -3, max: 3, noNaN: true }),
+);
+
+const nearLine = (p: number[], line: number[][]): number => {
+  let best = Infinity;
+  const v = toVec(p[0], p[1]);
+  for (let i = 0; i + 1 < line.length; i++) {
+    const a = toVec(line[i][0], line[i][1]);
+    const b = toVec(line[i + 1][0], line[i + 1][1]);
+    // A (nearly) repeated position has no reliable great circle: measure to the point.
+    best = Math.min(best, angleBetween(a, b) < 1e-9 ? angleBetween(v, a) : angleToArc(v, a, b));
+  }
+  return best;
+};
+
+describe('geo_intersection_2lines and geo_intersection_line_with_polygon', () => {
+  it('a crossing point lies on both lines', () => {
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 2, maxLength: 2 }), ([[a, b, c, d], [e, f, g, h]]) => {
+        fc.pre(Math.hypot(c - a, d - b) > 0.01 && Math.hypot(g - e, h - f) > 0.01);
+        const l1 = [
+          [10 + a, 40 + b],
+          [10 + c, 40 + d],
+          [12, 41],
+        ];
+        const l2 = [
+          [10 + e, 40 + f],
+          [10 + g, 40 + h],
+        ];
+        const r = lines2([
+          { type: 'LineString', coordinates: l1 },
+          { type: 'LineString', coordinates: l2 },
+        ]) as { type: string; coordinates: number[] | number[][] };
+        expect(r).not.toBeNull();
+        const pts =
+          r.type === 'Point'
+            ? [r.coordinates as number[]]
+            : r.type === 'MultiPoint'
+              ? (r.coordinates as number[][])
+              : [];
+        for (const p of pts) {
+          expect(nearLine(p, l1)).toBeLessThan(1e-12);
+          expect(nearLine(p, l2)).toBeLessThan(1e-12);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the pieces of a line inside a polygon lie on the line, inside the polygon, and cover the inside', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.2, max: 2, noNaN: true }), { minLength: 3, maxLength: 9 }),
+        seg,
+        (radii, [a, b, c, d]) => {
+          fc.pre(Math.hypot(c - a, d - b) > 0.01); // (degenerate lines have no reliable great circle to test against)
+          const polygon = star(20, 30, radii);
+          const line = [
+            [20 + a, 30 + b],
+            [20 + c, 30 + d],
+          ];
+          const r = linePolygon([{ type: 'LineString', coordinates: line }, polygon]) as {
+            type: string;
+            coordinates: number[][] | number[][][];
+          };
+          expect(r).not.toBeNull();
+          const pieces =
+            r.type === 'LineString'
+              ? [r.coordinates as number[][]]
+              : r.type === 'MultiLineString'
+                ? (r.coordinates as number[][][])
+                : [];
+          let covered = 0;
+          for (const piece of pieces)
+            for (let i = 0; i + 1 < piece.length; i++) {
+              expect(nearLine(piece[i], line)).toBeLessThan(1e-12);
+              const m = toLngLat(
+                [0, 1, 2].map(
+                  (k) => toVec(piece[i][0], piece[i][1])[k] + toVec(piece[i + 1][0], piece[i + 1][1])[k],
+                ) as unknown as Vec3,
+              );
+              expect(inside(polygon, m[0], m[1])).toBe(true);
+              covered++;
+            }
+          // Probes along the line: inside the polygon (away from its boundary) means on a piece.
+          for (let k = 1; k < 20; k++) {
+            const f = k / 20;
+            const va = toVec(line[0][0], line[0][1]);
+            const vb = toVec(line[1][0], line[1][1]);
+            const q = toLngLat([0, 1, 2].map((i) => (1 - f) * va[i] + f * vb[i]) as unknown as Vec3);
+            if (boundaryDistance([polygon], toVec(q[0], q[1])) < 1e-9) continue;
+            if (inside(polygon, q[0], q[1])) {
+              expect(covered).toBeGreaterThan(0);
+              expect(pieces.some((p) => nearLine(q as unknown as number[], p) < 1e-9)).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers null for invalid shapes', () => {
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [1, 1],
+        [2, 2],
+      ],
+    };
+    expect(lines2([line, { type: 'LineString', coordinates: [[3, 3]] }])).toBeNull();
+    expect(linePolygon([line, { type: 'Polygon', coordinates: [] }])).toBeNull();
+    expect(linePolygon([{ type: 'Polygon' }, line])).toBeNull();
   });
 });

@@ -21,10 +21,12 @@ import {
   type Polygon as PlanarPolygon,
 } from 'polygon-clipping';
 import { readPolygons, type LngLatPolygon } from './geo-geojson';
+import { readLineShape } from './geo-lines';
 import {
   add,
   gnomonicAbout,
   normalize,
+  pointInPlanarRing,
   project,
   toLngLat,
   toVec,
@@ -243,7 +245,200 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   return common === null ? null : polygonsGeoJson(fromPlane(plane, common));
 }
 
+// ---- Lines: intersections with lines and with polygons, in the same gnomonic plane ----
+
+/** A projected line: planar vertices with their input [lng, lat]. */
+interface PlanarLine {
+  xy: Pair[];
+  lngLat: LngLat[];
+}
+
+/** Relative tolerance for parameters along a planar segment. */
+const EPS = 1e-12;
+
+function projectLine(plane: Plane, line: readonly LngLat[]): PlanarLine | null {
+  const xy: Pair[] = [];
+  for (const p of line) {
+    const v = toVec(p[0], p[1]);
+    const q = project(plane.g, v);
+    if (q === null || dot3(v, plane.g.c) < MIN_COS_FROM_CENTER) return null;
+    xy.push(q);
+  }
+  return { xy, lngLat: [...line] };
+}
+
+const dot3 = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const crossZ = (ax: number, ay: number, bx: number, by: number): number => ax * by - ay * bx;
+
+/** The [lng, lat] of the point at parameter t of edge i (an end comes back as given). */
+function pointAt(plane: Plane, line: PlanarLine, i: number, t: number): [number, number] {
+  if (t <= EPS) return [line.lngLat[i][0], line.lngLat[i][1]];
+  if (t >= 1 - EPS) return [line.lngLat[i + 1][0], line.lngLat[i + 1][1]];
+  const [ax, ay] = line.xy[i];
+  const [bx, by] = line.xy[i + 1];
+  const p = toLngLat(unproject(plane.g, ax + t * (bx - ax), ay + t * (by - ay)));
+  return [p[0], p[1]];
+}
+
+/** Parameters along a–b where it meets c–d (one for a crossing or touch, two for a collinear overlap). */
+function meetParams(a: Pair, b: Pair, c: Pair, d: Pair): { t: number[]; u: number[]; overlap: boolean } {
+  const rx = b[0] - a[0];
+  const ry = b[1] - a[1];
+  if (rx === 0 && ry === 0) return { t: [], u: [], overlap: false }; // a repeated position: no edge
+  const sx = d[0] - c[0];
+  const sy = d[1] - c[1];
+  const denom = crossZ(rx, ry, sx, sy);
+  const scale = Math.hypot(rx, ry) * Math.hypot(sx, sy);
+  const qx = c[0] - a[0];
+  const qy = c[1] - a[1];
+  if (Math.abs(denom) > EPS * scale) {
+    const t = crossZ(qx, qy, sx, sy) / denom;
+    const u = crossZ(qx, qy, rx, ry) / denom;
+    if (t >= -EPS && t <= 1 + EPS && u >= -EPS && u <= 1 + EPS)
+      return { t: [Math.min(1, Math.max(0, t))], u: [Math.min(1, Math.max(0, u))], overlap: false };
+    return { t: [], u: [], overlap: false };
+  }
+  // Parallel: collinear when c lies on a–b's line.
+  const len2 = rx * rx + ry * ry;
+  if (Math.abs(crossZ(qx, qy, rx, ry)) > EPS * Math.max(scale, len2)) return { t: [], u: [], overlap: false };
+  const tc = (qx * rx + qy * ry) / len2;
+  const td = ((d[0] - a[0]) * rx + (d[1] - a[1]) * ry) / len2;
+  const lo = Math.max(0, Math.min(tc, td));
+  const hi = Math.min(1, Math.max(tc, td));
+  if (hi < lo - EPS) return { t: [], u: [], overlap: false };
+  return { t: hi - lo > EPS ? [lo, hi] : [lo], u: [], overlap: hi - lo > EPS };
+}
+
+/** Pieces (as [lng, lat] pairs) joined into chains where one ends where the next starts. */
+function chainPieces(pieces: readonly [number, number][][]): [number, number][][] {
+  const out: [number, number][][] = [];
+  for (const piece of pieces) {
+    const last = out[out.length - 1];
+    const end = last?.[last.length - 1];
+    if (end !== undefined && end[0] === piece[0][0] && end[1] === piece[0][1]) last.push(...piece.slice(1));
+    else out.push([...piece]);
+  }
+  return out;
+}
+
+const linesGeoJson = (lines: readonly [number, number][][]): unknown =>
+  lines.length === 1
+    ? { type: 'LineString', coordinates: lines[0] }
+    : { type: 'MultiLineString', coordinates: lines };
+
+const pointsGeoJson = (points: readonly [number, number][]): unknown =>
+  points.length === 1
+    ? { type: 'Point', coordinates: points[0] }
+    : { type: 'MultiPoint', coordinates: points };
+
+function lineVecs(lines: readonly (readonly LngLat[])[]): SphereRings[] {
+  return lines.map((l) => [l.map((p) => toVec(p[0], p[1]))]);
+}
+
+/**
+ * geo_intersection_line_with_polygon: the parts of the line inside the (multi)polygon, as a LineString or
+ * MultiLineString; the empty GeometryCollection when there are none. Each edge is cut where it crosses a
+ * ring edge and the pieces whose middle is inside are kept. A line that only touches the polygon in
+ * isolated points gives the empty collection (Kusto: those points).
+ */
+export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown): unknown {
+  const shape = readLineShape(lineArg);
+  const polygons = readPolygons(polygonArg);
+  if (shape === null || polygons === null) return null;
+  const plane = planeFor([...lineVecs(shape.lines), ...sphereRings(polygons)]);
+  if (plane === null) return null;
+  const planarPolygons: Pair[][][] = [];
+  for (const rings of sphereRings(polygons)) {
+    const p = toPlane(plane, rings);
+    if (p === null) return null;
+    planarPolygons.push(p.map((ring) => ring.slice(0, -1)));
+  }
+  const inside = (x: number, y: number): boolean =>
+    planarPolygons.some(
+      (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),
+    );
+  const pieces: [number, number][][] = [];
+  for (const l of shape.lines) {
+    const line = projectLine(plane, l);
+    if (line === null) return null;
+    for (let i = 0; i + 1 < line.xy.length; i++) {
+      const a = line.xy[i];
+      const b = line.xy[i + 1];
+      const ts = [0, 1];
+      for (const rings of planarPolygons)
+        for (const ring of rings)
+          for (let k = 0; k < ring.length; k++)
+            ts.push(...meetParams(a, b, ring[k], ring[(k + 1) % ring.length]).t);
+      ts.sort((x, y) => x - y);
+      for (let k = 0; k + 1 < ts.length; k++) {
+        const t0 = ts[k];
+        const t1 = ts[k + 1];
+        if (t1 - t0 <= EPS) continue;
+        const tm = (t0 + t1) / 2;
+        if (inside(a[0] + tm * (b[0] - a[0]), a[1] + tm * (b[1] - a[1])))
+          pieces.push([pointAt(plane, line, i, t0), pointAt(plane, line, i, t1)]);
+      }
+    }
+  }
+  return pieces.length === 0 ? EMPTY_COLLECTION : linesGeoJson(chainPieces(pieces));
+}
+
+/**
+ * geo_intersection_2lines: crossing points and shared stretches. Points only: a Point or MultiPoint;
+ * stretches only: a LineString or MultiLineString; both: a GeometryCollection of the two; nothing: the
+ * empty GeometryCollection.
+ */
+export function intersectLines(aArg: unknown, bArg: unknown): unknown {
+  const s1 = readLineShape(aArg);
+  const s2 = readLineShape(bArg);
+  if (s1 === null || s2 === null) return null;
+  const plane = planeFor([...lineVecs(s1.lines), ...lineVecs(s2.lines)]);
+  if (plane === null) return null;
+  const l1: PlanarLine[] = [];
+  const l2: PlanarLine[] = [];
+  for (const l of s1.lines) {
+    const p = projectLine(plane, l);
+    if (p === null) return null;
+    l1.push(p);
+  }
+  for (const l of s2.lines) {
+    const p = projectLine(plane, l);
+    if (p === null) return null;
+    l2.push(p);
+  }
+  const points: [number, number][] = [];
+  const segments: [number, number][][] = [];
+  for (const a of l1)
+    for (let i = 0; i + 1 < a.xy.length; i++)
+      for (const b of l2)
+        for (let j = 0; j + 1 < b.xy.length; j++) {
+          const m = meetParams(a.xy[i], a.xy[i + 1], b.xy[j], b.xy[j + 1]);
+          if (m.overlap) segments.push([pointAt(plane, a, i, m.t[0]), pointAt(plane, a, i, m.t[1])]);
+          else if (m.t.length === 1) {
+            // A vertex of the second line comes back as given, too.
+            const u = m.u[0];
+            const onB = u !== undefined && (u <= EPS || u >= 1 - EPS);
+            points.push(onB ? pointAt(plane, b, j, u) : pointAt(plane, a, i, m.t[0]));
+          }
+        }
+  const lines = chainPieces(segments);
+  const onLines = new Set(lines.flatMap((l) => l.map((p) => `${p[0]},${p[1]}`)));
+  const seen = new Set<string>();
+  const isolated = points.filter((p) => {
+    const key = `${p[0]},${p[1]}`;
+    if (seen.has(key) || onLines.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (lines.length === 0 && isolated.length === 0) return EMPTY_COLLECTION;
+  if (lines.length === 0) return pointsGeoJson(isolated);
+  if (isolated.length === 0) return linesGeoJson(lines);
+  return { type: 'GeometryCollection', geometries: [pointsGeoJson(isolated), linesGeoJson(lines)] };
+}
+
 export const GEO_BOOLEAN_FUNCTIONS: Record<string, (args: unknown[]) => unknown> = {
   geo_union_polygons_array: ([polygons]) => unionPolygonsArray(polygons),
   geo_intersection_2polygons: ([a, b]) => intersectPolygons(a, b),
+  geo_intersection_2lines: ([a, b]) => intersectLines(a, b),
+  geo_intersection_line_with_polygon: ([line, polygon]) => intersectLineWithPolygon(line, polygon),
 };

@@ -118,6 +118,8 @@ const SCALAR: Record<string, Params> = {
   geo_simplify_polygons_array: [ARRAY, NUM],
   geo_union_polygons_array: [ARRAY],
   geo_intersection_2polygons: [SHAPE, SHAPE],
+  geo_intersection_2lines: [SHAPE, SHAPE],
+  geo_intersection_line_with_polygon: [SHAPE, SHAPE],
   geo_closest_point_on_line: [NUM, NUM, SHAPE],
   geo_closest_point_on_polygon: [NUM, NUM, SHAPE],
   geo_point_to_geohash: [NUM, NUM, NUM],
