@@ -293,3 +293,64 @@ describe('geo_intersection_2lines and geo_intersection_line_with_polygon', () =>
     expect(linePolygon([{ type: 'Polygon' }, line])).toBeNull();
   });
 });
+
+describe('geo_union_lines_array', () => {
+  const unionLines = GEO_BOOLEAN_FUNCTIONS.geo_union_lines_array;
+  const length = (line: number[][]): number => {
+    let sum = 0;
+    for (let i = 0; i + 1 < line.length; i++)
+      sum += angleBetween(toVec(line[i][0], line[i][1]), toVec(line[i + 1][0], line[i + 1][1]));
+    return sum;
+  };
+  const shared = fc.array(
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })), {
+      minLength: 2,
+      maxLength: 5,
+    }),
+    { minLength: 1, maxLength: 4 },
+  );
+
+  // Nodes closer than about 0.1 mm are one node, so positions agree to 1e-10 rad (0.6 mm), not to rounding.
+  it('covers every input vertex, adds no vertex off the input, and counts a shared stretch once', () => {
+    fc.assert(
+      fc.property(shared, (grids) => {
+        // Lines on a small grid, so they share vertices, cross and overlap often.
+        const lines = grids
+          .map((pts) => pts.map(([x, y]) => [10 + x / 10, 40 + y / 10]))
+          .filter((l) => l.some((p) => p[0] !== l[0][0] || p[1] !== l[0][1]));
+        fc.pre(lines.length > 0);
+        const r = unionLines([lines.map((coordinates) => ({ type: 'LineString', coordinates }))]) as {
+          type: string;
+          coordinates: number[][] | number[][][];
+        };
+        expect(r).not.toBeNull();
+        const out = r.type === 'LineString' ? [r.coordinates as number[][]] : (r.coordinates as number[][][]);
+        for (const l of lines)
+          for (const p of l) expect(Math.min(...out.map((o) => nearLine(p, o)))).toBeLessThan(1e-10);
+        for (const o of out)
+          for (const p of o) expect(Math.min(...lines.map((l) => nearLine(p, l)))).toBeLessThan(1e-10);
+        const total = out.reduce((s, o) => s + length(o), 0);
+        expect(total).toBeLessThanOrEqual(lines.reduce((s, l) => s + length(l), 0) + 1e-12);
+        // (A line may run back over itself, so the bound below is its longest edge, not its length.)
+        const longestEdge = Math.max(...lines.flatMap((l) => l.slice(1).map((p, i) => length([l[i], p]))));
+        expect(total).toBeGreaterThanOrEqual(longestEdge - 1e-12);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers null for invalid input', () => {
+    expect(unionLines([[{ type: 'LineString', coordinates: [[1, 1]] }]])).toBeNull();
+    expect(
+      unionLines([
+        {
+          type: 'LineString',
+          coordinates: [
+            [1, 1],
+            [2, 2],
+          ],
+        },
+      ]),
+    ).toBeNull();
+  });
+});

@@ -280,6 +280,19 @@ function pointAt(plane: Plane, line: PlanarLine, i: number, t: number): [number,
   return [p[0], p[1]];
 }
 
+/** The parameter of p along a–b when p lies on that segment (within ~1e-14 of the plane), else null. */
+function paramOn(p: Pair, a: Pair, b: Pair): number | null {
+  const rx = b[0] - a[0];
+  const ry = b[1] - a[1];
+  const len = Math.hypot(rx, ry);
+  if (len === 0) return null;
+  const px = p[0] - a[0];
+  const py = p[1] - a[1];
+  if (Math.abs(crossZ(px, py, rx, ry)) > 1e-14 * len) return null;
+  const t = (px * rx + py * ry) / (len * len);
+  return t >= -EPS && t <= 1 + EPS ? Math.min(1, Math.max(0, t)) : null;
+}
+
 /** Parameters along a–b where it meets c–d (one for a crossing or touch, two for a collinear overlap). */
 function meetParams(a: Pair, b: Pair, c: Pair, d: Pair): { t: number[]; u: number[]; overlap: boolean } {
   const rx = b[0] - a[0];
@@ -292,6 +305,16 @@ function meetParams(a: Pair, b: Pair, c: Pair, d: Pair): { t: number[]; u: numbe
   const qx = c[0] - a[0];
   const qy = c[1] - a[1];
   if (Math.abs(denom) > EPS * scale) {
+    // An end lying on the other edge is the meeting point itself: for nearly parallel edges the
+    // crossing computed below is ill-conditioned.
+    const onAb = paramOn(c, a, b);
+    if (onAb !== null) return { t: [onAb], u: [0], overlap: false };
+    const dOnAb = paramOn(d, a, b);
+    if (dOnAb !== null) return { t: [dOnAb], u: [1], overlap: false };
+    const aOnCd = paramOn(a, c, d);
+    if (aOnCd !== null) return { t: [0], u: [aOnCd], overlap: false };
+    const bOnCd = paramOn(b, c, d);
+    if (bOnCd !== null) return { t: [1], u: [bOnCd], overlap: false };
     const t = crossZ(qx, qy, sx, sy) / denom;
     const u = crossZ(qx, qy, rx, ry) / denom;
     if (t >= -EPS && t <= 1 + EPS && u >= -EPS && u <= 1 + EPS)
@@ -436,9 +459,121 @@ export function intersectLines(aArg: unknown, bArg: unknown): unknown {
   return { type: 'GeometryCollection', geometries: [pointsGeoJson(isolated), linesGeoJson(lines)] };
 }
 
+/** Grid for recognising the same node of a line network (2^-36 of the plane, about 0.1 mm). */
+const NODE_GRID = 2 ** 36;
+const nodeKey = (p: Pair): string => `${Math.round(p[0] * NODE_GRID)},${Math.round(p[1] * NODE_GRID)}`;
+
+/**
+ * geo_union_lines_array: the lines of the array as one network. Every edge is cut where it meets
+ * another, shared stretches are kept once, and the pieces are joined into the longest lines that pass
+ * no node where three or more pieces meet: a LineString when that is one line, else a MultiLineString.
+ * Null unless an array of valid LineStrings / MultiLineStrings; the empty array gives the empty
+ * GeometryCollection.
+ */
+export function unionLinesArray(v: unknown): unknown {
+  let value = v;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!Array.isArray(value)) return null;
+  const all: LngLat[][] = [];
+  for (const item of value) {
+    const shape = readLineShape(item);
+    if (shape === null) return null;
+    all.push(...shape.lines);
+  }
+  if (all.length === 0) return EMPTY_COLLECTION;
+  const plane = planeFor(lineVecs(all));
+  if (plane === null) return null;
+  const lines: PlanarLine[] = [];
+  for (const l of all) {
+    const p = projectLine(plane, l);
+    if (p === null) return null;
+    lines.push(p);
+  }
+  // Nodes: planar key -> [lng, lat] (input vertices first, so they keep their coordinates).
+  const nodes = new Map<string, { xy: Pair; at: [number, number] }>();
+  const node = (xy: Pair, at: [number, number]): string => {
+    const key = nodeKey(xy);
+    if (!nodes.has(key)) nodes.set(key, { xy, at });
+    return key;
+  };
+  for (const l of lines) l.xy.forEach((xy, i) => node(xy, [l.lngLat[i][0], l.lngLat[i][1]]));
+  // Pieces between consecutive cut points of every edge, each kept once (in either direction).
+  const adjacency = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const order: string[] = [];
+  for (const l of lines)
+    for (let i = 0; i + 1 < l.xy.length; i++) {
+      const a = l.xy[i];
+      const b = l.xy[i + 1];
+      if (a[0] === b[0] && a[1] === b[1]) continue;
+      const ts = [0, 1];
+      for (const m of lines)
+        for (let j = 0; j + 1 < m.xy.length; j++)
+          if (m !== l || j !== i) ts.push(...meetParams(a, b, m.xy[j], m.xy[j + 1]).t);
+      ts.sort((x, y) => x - y);
+      let prev = node(a, pointAt(plane, l, i, 0));
+      for (const t of ts.slice(1)) {
+        const xy: Pair = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+        const key = t >= 1 - EPS ? nodeKey(b) : node(xy, pointAt(plane, l, i, t));
+        if (key === prev) continue;
+        const edge = prev < key ? `${prev}|${key}` : `${key}|${prev}`;
+        if (!seen.has(edge)) {
+          seen.add(edge);
+          for (const [from, to] of [
+            [prev, key],
+            [key, prev],
+          ]) {
+            if (!adjacency.has(from)) {
+              adjacency.set(from, []);
+              order.push(from);
+            }
+            adjacency.get(from)?.push(to);
+          }
+        }
+        prev = key;
+      }
+    }
+  // Walk the network: from nodes that are not simple pass-throughs first, then around leftover loops.
+  const used = new Set<string>();
+  const out: [number, number][][] = [];
+  const walk = (start: string, next: string): void => {
+    const chain = [start];
+    let from = start;
+    let to = next;
+    for (;;) {
+      used.add(from < to ? `${from}|${to}` : `${to}|${from}`);
+      chain.push(to);
+      const onward = adjacency.get(to) ?? [];
+      if (onward.length !== 2) break;
+      const further = onward[0] === from ? onward[1] : onward[0];
+      const edge = to < further ? `${to}|${further}` : `${further}|${to}`;
+      if (used.has(edge)) break;
+      from = to;
+      to = further;
+    }
+    out.push(chain.map((k) => nodes.get(k)?.at ?? [NaN, NaN]));
+  };
+  for (const pass of [true, false])
+    for (const start of order) {
+      if (pass && adjacency.get(start)?.length === 2) continue;
+      for (const next of adjacency.get(start) ?? []) {
+        const edge = start < next ? `${start}|${next}` : `${next}|${start}`;
+        if (!used.has(edge)) walk(start, next);
+      }
+    }
+  return out.length === 0 ? EMPTY_COLLECTION : linesGeoJson(out);
+}
+
 export const GEO_BOOLEAN_FUNCTIONS: Record<string, (args: unknown[]) => unknown> = {
   geo_union_polygons_array: ([polygons]) => unionPolygonsArray(polygons),
   geo_intersection_2polygons: ([a, b]) => intersectPolygons(a, b),
   geo_intersection_2lines: ([a, b]) => intersectLines(a, b),
+  geo_union_lines_array: ([lines]) => unionLinesArray(lines),
   geo_intersection_line_with_polygon: ([line, polygon]) => intersectLineWithPolygon(line, polygon),
 };
