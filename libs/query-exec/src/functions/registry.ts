@@ -12,6 +12,7 @@ import { GEO_FUNCTIONS } from './geo';
 import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
 import { GEO_BUFFER_FUNCTIONS } from './geo-buffers';
 import { GEO_CLOSEST_FUNCTIONS } from './geo-closest';
+import { GEO_COVERING_FUNCTIONS } from './geo-covering';
 import { GEO_SIMPLIFY_FUNCTIONS } from './geo-simplify';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -52,6 +53,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...GEO_SIMPLIFY_FUNCTIONS,
     ...GEO_BOOLEAN_FUNCTIONS,
     ...GEO_CLOSEST_FUNCTIONS,
+    ...GEO_COVERING_FUNCTIONS,
     ...SKETCH_FUNCTIONS,
     ...KUSTO_TEXT_FUNCTIONS,
   }),
