@@ -139,10 +139,25 @@ function codesByFirstUse(
   dictSize: number,
   n: number,
 ): { used: number[]; seq: Uint32Array; nulls: Uint8Array | null; counts: Uint32Array } {
-  const remap = new Int32Array(dictSize).fill(-1);
+  // The tables below cover the codes in use: a block cut from a large sorted batch (one time span of a
+  // flush) shares the batch's dictionary, of which a unique column like an id uses a narrow range.
+  let low = 0;
+  let high = dictSize - 1;
+  if (dictSize > 2 * n) {
+    low = dictSize;
+    high = -1;
+    for (let i = 0; i < n; i++) {
+      const c = codes[i];
+      if (c < 0) continue;
+      if (c < low) low = c;
+      if (c > high) high = c;
+    }
+  }
+  const range = Math.max(0, high - low + 1);
+  const remap = new Int32Array(range).fill(-1);
   const used: number[] = [];
-  // Rows per dictionary code, re-indexed by new code at the end (`valueCounts`).
-  const perCode = new Uint32Array(dictSize);
+  // Rows per dictionary code (less `low`), re-indexed by new code at the end (`valueCounts`).
+  const perCode = new Uint32Array(range);
   const seq = new Uint32Array(n);
   let nulls: Uint8Array | null = null;
   let prev = 0;
@@ -153,16 +168,17 @@ function codesByFirstUse(
       seq[i] = prev;
       continue;
     }
-    perCode[c]++;
-    let m = remap[c];
+    const k = c - low;
+    perCode[k]++;
+    let m = remap[k];
     if (m === -1) {
-      m = remap[c] = used.length;
+      m = remap[k] = used.length;
       used.push(c);
     }
     seq[i] = prev = m;
   }
   const counts = new Uint32Array(used.length);
-  for (let m = 0; m < used.length; m++) counts[m] = perCode[used[m]];
+  for (let m = 0; m < used.length; m++) counts[m] = perCode[used[m] - low];
   return { used, seq, nulls, counts };
 }
 
