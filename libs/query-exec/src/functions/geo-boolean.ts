@@ -56,12 +56,12 @@ export function sphereRings(polygons: readonly LngLatPolygon[]): SphereRings[] {
 }
 
 /** The projection used for a set of shapes, with the map back to exact input coordinates. */
-interface Plane {
+export interface Plane {
   g: Gnomonic;
   original: Map<string, LngLat>;
 }
 
-function planeFor(shapes: readonly SphereRings[]): Plane | null {
+export function planeFor(shapes: readonly SphereRings[]): Plane | null {
   let sum: Vec3 = [0, 0, 0];
   for (const shape of shapes) for (const ring of shape) for (const v of ring) sum = add(sum, v);
   const center = normalize(sum);
@@ -69,7 +69,7 @@ function planeFor(shapes: readonly SphereRings[]): Plane | null {
 }
 
 /** A shape's planar image (closed rings), or null when a vertex is too far from the projection center. */
-function toPlane(
+export function toPlane(
   plane: Plane,
   shape: SphereRings,
   lngLats?: readonly (readonly LngLat[])[],
@@ -294,7 +294,12 @@ function paramOn(p: Pair, a: Pair, b: Pair): number | null {
 }
 
 /** Parameters along a–b where it meets c–d (one for a crossing or touch, two for a collinear overlap). */
-function meetParams(a: Pair, b: Pair, c: Pair, d: Pair): { t: number[]; u: number[]; overlap: boolean } {
+export function meetParams(
+  a: Pair,
+  b: Pair,
+  c: Pair,
+  d: Pair,
+): { t: number[]; u: number[]; overlap: boolean } {
   const rx = b[0] - a[0];
   const ry = b[1] - a[1];
   if (rx === 0 && ry === 0) return { t: [], u: [], overlap: false }; // a repeated position: no edge

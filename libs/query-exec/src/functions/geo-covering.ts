@@ -1,4 +1,12 @@
 /**
+ * geo_polygon_to_s2cells and geo_polygon_to_h3cells.
+ *
+ * geo_polygon_to_s2cells (Kusto's geo-polygon-to-s2cells-function page): every S2 cell of the level that
+ * meets the (multi)polygon, whose edges are geodesics. The cells are found by a flood from the cells of
+ * the polygons' vertices through neighbouring cells (edge and corner), each tested exactly in the
+ * gnomonic plane of geo-boolean.ts (a cell meets a polygon when a corner of either is inside the other
+ * or their edges meet). Listed in cell id order; more than 65,536 cells is null (the page's limit).
+ *
  * geo_polygon_to_h3cells (Kusto's geo-polygon-to-h3cells-function page): the H3 cells of one resolution
  * whose centroids are inside the (multi)polygon, through h3-js's polygonToCells, which reads edges as
  * straight lines in longitude/latitude as the page says. With a positive `radius` the polygon is first
@@ -8,10 +16,13 @@
  */
 import type { ColumnKind } from '@quarry/contracts';
 import { getHexagonAreaAvg, polygonToCells } from 'h3-js';
+import { S2Cell, S2CellId, S2LatLng, type S2Point } from 'nodes2ts';
+import { meetParams, planeFor, sphereRings, toPlane } from './geo-boolean';
 import { levelAt } from './geo-args';
 import { polygonBuffer } from './geo-buffers';
 import { readPolygons, type LngLatPolygon } from './geo-geojson';
 import { polygonArea } from './geo-polygon';
+import { EARTH_RADIUS_M, pointInPlanarRing, project, type Vec3 } from './geo-sphere';
 import { num, type ScalarImpl } from './scalar-impl';
 
 export const MAX_H3_CELLS = 61_680;
@@ -21,19 +32,96 @@ const closed = (ring: readonly (readonly [number, number])[]): number[][] => [
   [ring[0][0], ring[0][1]],
 ];
 
-export function polygonToH3Cells(args: unknown[], kinds: ColumnKind[]): unknown {
-  let polygons: LngLatPolygon[] | null = readPolygons(args[0]);
-  const resolution = levelAt(args, kinds, 1, 6, 0, 15);
-  if (polygons === null || resolution === null) return null;
-  if (args.length > 2) {
-    const radius = num(args[2], kinds[2]);
-    if (radius === null || !Number.isFinite(radius) || radius < 0) return null;
-    if (radius > 0) {
-      const buffered = polygonBuffer([args[0], radius], ['dynamic', 'real']);
-      polygons = buffered === null ? null : readPolygons(buffered);
-      if (polygons === null) return null;
+export const MAX_S2_CELLS = 65_536;
+
+/** The polygons of args[0], buffered by the optional radius at args[2] (meters, ≥ 0); null when invalid. */
+function polygonsArg(args: unknown[], kinds: ColumnKind[]): LngLatPolygon[] | null {
+  const polygons = readPolygons(args[0]);
+  if (polygons === null || args.length <= 2) return polygons;
+  const radius = num(args[2], kinds[2]);
+  if (radius === null || !Number.isFinite(radius) || radius < 0) return null;
+  if (radius === 0) return polygons;
+  const buffered = polygonBuffer([args[0], radius], ['dynamic', 'real']);
+  return buffered === null ? null : readPolygons(buffered);
+}
+
+const vec = (p: S2Point): Vec3 => [p.x, p.y, p.z];
+
+export function polygonToS2Cells(args: unknown[], kinds: ColumnKind[]): unknown {
+  const polygons = polygonsArg(args, kinds);
+  const level = levelAt(args, kinds, 1, 11, 0, 30);
+  if (polygons === null || level === null) return null;
+  const area = polygonArea(polygons);
+  if (area === null) return null;
+  const cellArea = (4 * Math.PI * EARTH_RADIUS_M * EARTH_RADIUS_M) / (6 * 4 ** level);
+  // S2 cells of one level vary in area by a factor of about two around the average.
+  if (area / cellArea > 2 * MAX_S2_CELLS) return null;
+  const shapes = sphereRings(polygons);
+  const plane = planeFor(shapes);
+  if (plane === null) return null;
+  const planar: [number, number][][][] = [];
+  for (const shape of shapes) {
+    const p = toPlane(plane, shape);
+    if (p === null) return null;
+    planar.push(p.map((ring) => ring.slice(0, -1)));
+  }
+  const inside = (x: number, y: number): boolean =>
+    planar.some(
+      (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),
+    );
+  const meets = (id: S2CellId): boolean => {
+    const cell = new S2Cell(id);
+    const quad: [number, number][] = [];
+    for (let k = 0; k < 4; k++) {
+      const v = vec(cell.getVertex(k));
+      const q = project(plane.g, v);
+      if (q === null) return false; // a cell reaching behind the projection's hemisphere is far from the shapes
+      quad.push(q);
+    }
+    if (quad.some(([x, y]) => inside(x, y))) return true;
+    for (const rings of planar)
+      for (const ring of rings)
+        for (let i = 0; i < ring.length; i++) {
+          if (pointInPlanarRing(ring[i][0], ring[i][1], quad)) return true;
+          for (let k = 0; k < 4; k++)
+            if (meetParams(ring[i], ring[(i + 1) % ring.length], quad[k], quad[(k + 1) % 4]).t.length > 0)
+              return true;
+        }
+    return false;
+  };
+  const found: S2CellId[] = [];
+  const seen = new Set<string>();
+  const queue: S2CellId[] = [];
+  for (const p of polygons) {
+    const seed = S2CellId.fromPoint(S2LatLng.fromDegrees(p.shell[0][1], p.shell[0][0]).toPoint()).parentL(
+      level,
+    );
+    if (!seen.has(seed.toToken())) {
+      seen.add(seed.toToken());
+      queue.push(seed);
     }
   }
+  while (queue.length > 0) {
+    const id = queue.pop() as S2CellId;
+    if (!meets(id)) continue;
+    found.push(id);
+    if (found.length > MAX_S2_CELLS) return null;
+    for (const n of id.getAllNeighbors(level)) {
+      const token = n.toToken();
+      if (!seen.has(token)) {
+        seen.add(token);
+        queue.push(n);
+      }
+    }
+  }
+  found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return found.map((id) => id.toToken());
+}
+
+export function polygonToH3Cells(args: unknown[], kinds: ColumnKind[]): unknown {
+  const polygons = polygonsArg(args, kinds);
+  const resolution = levelAt(args, kinds, 1, 6, 0, 15);
+  if (polygons === null || resolution === null) return null;
   const area = polygonArea(polygons);
   if (area === null) return null;
   // Cells of one resolution vary in area by about a factor of two around the average.
@@ -53,5 +141,6 @@ export function polygonToH3Cells(args: unknown[], kinds: ColumnKind[]): unknown 
 }
 
 export const GEO_COVERING_FUNCTIONS: Record<string, ScalarImpl> = {
+  geo_polygon_to_s2cells: polygonToS2Cells,
   geo_polygon_to_h3cells: polygonToH3Cells,
 };
