@@ -139,3 +139,83 @@ describe('geo_polygon_to_s2cells', () => {
     expect(toS2(triangle, 5, 100000)!.length).toBeGreaterThan(286);
   });
 });
+
+describe('geo_line_to_s2cells', () => {
+  const toS2 = (...args: unknown[]) =>
+    GEO_COVERING_FUNCTIONS.geo_line_to_s2cells(
+      args,
+      args.map((a) => (typeof a === 'number' ? 'real' : 'dynamic')),
+    ) as string[] | null;
+  const cellOf = (lng: number, lat: number, level: number) =>
+    S2CellId.fromPoint(S2LatLng.fromDegrees(lat, lng).toPoint()).parentL(level).toToken();
+
+  it('holds the cells of both ends of the line, and a buffer only adds cells', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -170, max: 170, noNaN: true }),
+        fc.double({ min: -60, max: 60, noNaN: true }),
+        fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+        fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+        fc.integer({ min: 8, max: 13 }),
+        (lng, lat, dx, dy, level) => {
+          const line = {
+            type: 'LineString',
+            coordinates: [
+              [lng, lat],
+              [lng + dx, lat + dy],
+            ],
+          };
+          const cells = toS2(line, level);
+          expect(cells).not.toBeNull();
+          // The cells of both ends (S2's rule also for an end on a cell's border).
+          expect(cells).toContain(cellOf(lng, lat, level));
+          expect(cells).toContain(cellOf(lng + dx, lat + dy, level));
+          const buffered = toS2(line, level, 200)!;
+          for (const c of cells!) expect(buffered).toContain(c);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('answers null for invalid input', () => {
+    expect(toS2({ type: 'LineString', coordinates: [[1, 1]] })).toBeNull();
+    expect(
+      toS2(
+        {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+        31,
+      ),
+    ).toBeNull();
+    expect(
+      toS2(
+        {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+        11,
+        -1,
+      ),
+    ).toBeNull();
+    expect(
+      toS2(
+        {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [80, 10],
+          ],
+        },
+        30,
+      ),
+    ).toBeNull(); // past 65,536 cells
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * geo_polygon_to_s2cells and geo_polygon_to_h3cells.
+ * geo_polygon_to_s2cells, geo_line_to_s2cells and geo_polygon_to_h3cells.
  *
  * geo_polygon_to_s2cells (Kusto's geo-polygon-to-s2cells-function page): every S2 cell of the level that
  * meets the (multi)polygon, whose edges are geodesics. The cells are found by a flood from the cells of
@@ -17,12 +17,13 @@
 import type { ColumnKind } from '@quarry/contracts';
 import { getHexagonAreaAvg, polygonToCells } from 'h3-js';
 import { S2Cell, S2CellId, S2LatLng, type S2Point } from 'nodes2ts';
-import { meetParams, planeFor, sphereRings, toPlane } from './geo-boolean';
+import { meetParams, planeFor, sphereRings, toPlane, type Plane } from './geo-boolean';
+import { linesLength, readLineShape } from './geo-lines';
 import { levelAt } from './geo-args';
-import { polygonBuffer } from './geo-buffers';
+import { lineBuffer, polygonBuffer } from './geo-buffers';
 import { readPolygons, type LngLatPolygon } from './geo-geojson';
 import { polygonArea } from './geo-polygon';
-import { EARTH_RADIUS_M, pointInPlanarRing, project, type Vec3 } from './geo-sphere';
+import { EARTH_RADIUS_M, pointInPlanarRing, project, toVec, type LngLat, type Vec3 } from './geo-sphere';
 import { num, type ScalarImpl } from './scalar-impl';
 
 export const MAX_H3_CELLS = 61_680;
@@ -69,15 +70,20 @@ export function polygonToS2Cells(args: unknown[], kinds: ColumnKind[]): unknown 
     planar.some(
       (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),
     );
+  // The cells holding the vertices (S2's own rule for a point on a cell's border).
+  const vertexCells = new Set(
+    polygons.flatMap((p) =>
+      [p.shell, ...p.holes].flatMap((ring) =>
+        ring.map((q) =>
+          S2CellId.fromPoint(S2LatLng.fromDegrees(q[1], q[0]).toPoint()).parentL(level).toToken(),
+        ),
+      ),
+    ),
+  );
   const meets = (id: S2CellId): boolean => {
-    const cell = new S2Cell(id);
-    const quad: [number, number][] = [];
-    for (let k = 0; k < 4; k++) {
-      const v = vec(cell.getVertex(k));
-      const q = project(plane.g, v);
-      if (q === null) return false; // a cell reaching behind the projection's hemisphere is far from the shapes
-      quad.push(q);
-    }
+    if (vertexCells.has(id.toToken())) return true;
+    const quad = cellQuad(plane, id);
+    if (quad === null) return false; // a cell reaching behind the projection's hemisphere is far from the shapes
     if (quad.some(([x, y]) => inside(x, y))) return true;
     for (const rings of planar)
       for (const ring of rings)
@@ -89,13 +95,23 @@ export function polygonToS2Cells(args: unknown[], kinds: ColumnKind[]): unknown 
         }
     return false;
   };
+  return floodS2(
+    polygons.map((p) => p.shell[0]),
+    level,
+    meets,
+  );
+}
+
+/**
+ * The cells of `level` that `meets` accepts, found by a flood from the cells of the seed points through
+ * neighbouring cells (edge and corner); in cell id order, null past the limit.
+ */
+function floodS2(seeds: readonly LngLat[], level: number, meets: (id: S2CellId) => boolean): string[] | null {
   const found: S2CellId[] = [];
   const seen = new Set<string>();
   const queue: S2CellId[] = [];
-  for (const p of polygons) {
-    const seed = S2CellId.fromPoint(S2LatLng.fromDegrees(p.shell[0][1], p.shell[0][0]).toPoint()).parentL(
-      level,
-    );
+  for (const p of seeds) {
+    const seed = S2CellId.fromPoint(S2LatLng.fromDegrees(p[1], p[0]).toPoint()).parentL(level);
     if (!seen.has(seed.toToken())) {
       seen.add(seed.toToken());
       queue.push(seed);
@@ -116,6 +132,76 @@ export function polygonToS2Cells(args: unknown[], kinds: ColumnKind[]): unknown 
   }
   found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return found.map((id) => id.toToken());
+}
+
+/** A cell's corners in the plane, or null when one is behind the projection's hemisphere. */
+function cellQuad(plane: Plane, id: S2CellId): [number, number][] | null {
+  const cell = new S2Cell(id);
+  const quad: [number, number][] = [];
+  for (let k = 0; k < 4; k++) {
+    const q = project(plane.g, vec(cell.getVertex(k)));
+    if (q === null) return null;
+    quad.push(q);
+  }
+  return quad;
+}
+
+/**
+ * geo_line_to_s2cells: every cell of the level that the line or multiline (geodesic edges) meets; with a
+ * positive `radius`, the cells of its buffer (geo_line_buffer) instead.
+ */
+export function lineToS2Cells(args: unknown[], kinds: ColumnKind[]): unknown {
+  const shape = readLineShape(args[0]);
+  const level = levelAt(args, kinds, 1, 11, 0, 30);
+  if (shape === null || level === null) return null;
+  if (args.length > 2) {
+    const radius = num(args[2], kinds[2]);
+    if (radius === null || !Number.isFinite(radius) || radius < 0) return null;
+    if (radius > 0) {
+      const buffered = lineBuffer([args[0], radius], ['dynamic', 'real']);
+      return buffered === null ? null : polygonToS2Cells([buffered, level], ['dynamic', 'long']);
+    }
+  }
+  // At least length / (2 × the average cell edge) cells: past the limit, answer before any is listed.
+  const cellEdge = Math.sqrt((4 * Math.PI * EARTH_RADIUS_M * EARTH_RADIUS_M) / (6 * 4 ** level));
+  if (linesLength(shape.lines) / (2 * cellEdge) > MAX_S2_CELLS) return null;
+  // The cells holding the vertices (S2's own rule for a point on a cell's border).
+  const vertexCells = new Set(
+    shape.lines.flatMap((l) =>
+      l.map((p) => S2CellId.fromPoint(S2LatLng.fromDegrees(p[1], p[0]).toPoint()).parentL(level).toToken()),
+    ),
+  );
+  const chains = shape.lines.map((l) => [l.map((p) => toVec(p[0], p[1]))]);
+  const plane = planeFor(chains);
+  if (plane === null) return null;
+  const planar: [number, number][][] = [];
+  for (const [chain] of chains) {
+    const xy: [number, number][] = [];
+    for (const v of chain) {
+      const q = project(plane.g, v);
+      if (q === null) return null;
+      xy.push(q);
+    }
+    planar.push(xy);
+  }
+  const meets = (id: S2CellId): boolean => {
+    if (vertexCells.has(id.toToken())) return true;
+    const quad = cellQuad(plane, id);
+    if (quad === null) return false;
+    for (const line of planar)
+      for (let i = 0; i < line.length; i++) {
+        if (pointInPlanarRing(line[i][0], line[i][1], quad)) return true;
+        if (i + 1 < line.length)
+          for (let k = 0; k < 4; k++)
+            if (meetParams(line[i], line[i + 1], quad[k], quad[(k + 1) % 4]).t.length > 0) return true;
+      }
+    return false;
+  };
+  return floodS2(
+    shape.lines.map((l) => l[0]),
+    level,
+    meets,
+  );
 }
 
 export function polygonToH3Cells(args: unknown[], kinds: ColumnKind[]): unknown {
@@ -142,5 +228,6 @@ export function polygonToH3Cells(args: unknown[], kinds: ColumnKind[]): unknown 
 
 export const GEO_COVERING_FUNCTIONS: Record<string, ScalarImpl> = {
   geo_polygon_to_s2cells: polygonToS2Cells,
+  geo_line_to_s2cells: lineToS2Cells,
   geo_polygon_to_h3cells: polygonToH3Cells,
 };

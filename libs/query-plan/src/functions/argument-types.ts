@@ -122,6 +122,7 @@ const SCALAR: Record<string, Params> = {
   geo_union_lines_array: [ARRAY],
   geo_polygon_to_h3cells: [SHAPE, NUM, NUM],
   geo_polygon_to_s2cells: [SHAPE, NUM, NUM],
+  geo_line_to_s2cells: [SHAPE, NUM, NUM],
   geo_intersection_line_with_polygon: [SHAPE, SHAPE],
   geo_closest_point_on_line: [NUM, NUM, SHAPE],
   geo_closest_point_on_polygon: [NUM, NUM, SHAPE],

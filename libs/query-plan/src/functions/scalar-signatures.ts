@@ -371,6 +371,7 @@ def('geo_intersection_2lines', 2, 2, fixed('dynamic'));
 def('geo_union_lines_array', 1, 1, fixed('dynamic'));
 def('geo_polygon_to_h3cells', 1, 3, fixed('dynamic'));
 def('geo_polygon_to_s2cells', 1, 3, fixed('dynamic'));
+def('geo_line_to_s2cells', 1, 3, fixed('dynamic'));
 def('geo_intersection_line_with_polygon', 2, 2, fixed('dynamic'));
 def('geo_closest_point_on_line', 3, 3, fixed('dynamic'));
 def('geo_closest_point_on_polygon', 3, 3, fixed('dynamic'));
