@@ -302,7 +302,8 @@ export function meetParams(
 ): { t: number[]; u: number[]; overlap: boolean } {
   const rx = b[0] - a[0];
   const ry = b[1] - a[1];
-  if (rx === 0 && ry === 0) return { t: [], u: [], overlap: false }; // a repeated position: no edge
+  // A repeated position (or one so close that the squared length underflows) is no edge.
+  if (!(rx * rx + ry * ry > 0)) return { t: [], u: [], overlap: false };
   const sx = d[0] - c[0];
   const sy = d[1] - c[1];
   const denom = crossZ(rx, ry, sx, sy);

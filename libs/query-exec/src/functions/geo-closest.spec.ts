@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { GEO_CLOSEST_FUNCTIONS } from './geo-closest';
-import { angleBetween, angleToArc, toVec, type Vec3 } from './geo-sphere';
+import { angleBetween, cross, dot, normalize, toVec, type Vec3 } from './geo-sphere';
 
 const call = (fn: string, ...args: unknown[]) =>
   GEO_CLOSEST_FUNCTIONS[fn](
@@ -29,9 +29,20 @@ const walk = fc
     return out;
   });
 
+/** The angle from p to the edge a–b, with S2's robust cross product so that very short edges stay exact. */
+function toEdge(p: Vec3, a: Vec3, b: Vec3): number {
+  const n = normalize(
+    cross([a[0] + b[0], a[1] + b[1], a[2] + b[2]], [b[0] - a[0], b[1] - a[1], b[2] - a[2]]),
+  );
+  if (n === null) return Math.min(angleBetween(p, a), angleBetween(p, b));
+  return dot(p, cross(n, a)) >= 0 && dot(p, cross(b, n)) >= 0
+    ? Math.asin(Math.min(1, Math.abs(dot(p, n))))
+    : Math.min(angleBetween(p, a), angleBetween(p, b));
+}
+
 const distanceToChain = (p: Vec3, chain: readonly Vec3[]): number => {
   let best = Infinity;
-  for (let i = 0; i + 1 < chain.length; i++) best = Math.min(best, angleToArc(p, chain[i], chain[i + 1]));
+  for (let i = 0; i + 1 < chain.length; i++) best = Math.min(best, toEdge(p, chain[i], chain[i + 1]));
   return best;
 };
 

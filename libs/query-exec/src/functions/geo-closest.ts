@@ -20,7 +20,10 @@ export function closestOnEdge(p: Vec3, a: LngLat, b: LngLat): { at: LngLat; angl
   const da = angleBetween(p, va);
   const db = angleBetween(p, vb);
   let best = da <= db ? { at: a, angle: da } : { at: b, angle: db };
-  const n = normalize(cross(va, vb));
+  // (a + b) × (b − a) = 2 a × b, with far less rounding when a and b are close (S2's robust cross product).
+  const n = normalize(
+    cross([va[0] + vb[0], va[1] + vb[1], va[2] + vb[2]], [vb[0] - va[0], vb[1] - va[1], vb[2] - va[2]]),
+  );
   if (n !== null && dot(p, cross(n, va)) > 0 && dot(p, cross(vb, n)) > 0) {
     const off = dot(p, n);
     const foot = normalize([p[0] - off * n[0], p[1] - off * n[1], p[2] - off * n[2]]);
