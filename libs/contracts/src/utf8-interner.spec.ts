@@ -35,6 +35,13 @@ describe('Utf8Interner', () => {
       fc.string({ maxLength: 8 }),
       fc.string({ unit: 'grapheme', minLength: 40, maxLength: 120 }),
       fc.string({ minLength: 40, maxLength: 200 }),
+      // Long values that repeat or differ in one byte (compared natively, copied natively).
+      fc
+        .tuple(
+          fc.constantFrom('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36', 'é'.repeat(30)),
+          fc.nat(3),
+        )
+        .map(([v, k]) => v.slice(0, 20) + 'abcd'[k] + v.slice(21)),
     );
     fc.assert(
       fc.property(fc.array(value, { maxLength: 400 }), (values) => {

@@ -16,7 +16,8 @@ import type { StringColumn, Utf8Dict } from './columns';
  *   const dict = interner.finish();  // bytes of code c: dict.bytes[dict.ends[c - 1] ?? 0 .. dict.ends[c])
  */
 export class Utf8Interner {
-  private bytes: Uint8Array;
+  /** A Buffer, for its native `compare` of byte ranges (`equals`). */
+  private bytes: Buffer;
   /** Used bytes of `bytes`. */
   private used = 0;
   /** End offset (in `bytes`) of each code's value. */
@@ -36,7 +37,7 @@ export class Utf8Interner {
     this.mask = capacity - 1;
     this.ends = new Int32Array(Math.max(8, expectedDistinct));
     this.hashes = new Int32Array(Math.max(8, expectedDistinct));
-    this.bytes = new Uint8Array(Math.max(64, expectedBytes));
+    this.bytes = Buffer.alloc(Math.max(64, expectedBytes));
   }
 
   /** Distinct values so far. */
@@ -82,7 +83,8 @@ export class Utf8Interner {
 
   /** The dictionary, trimmed to size (the interner must not be used afterwards). */
   finish(): Utf8Dict {
-    return { bytes: this.bytes.slice(0, this.used), ends: this.ends.slice(0, this.count) };
+    // A copy of the used bytes (a Buffer's `slice` would be a view of the whole, larger buffer).
+    return { bytes: new Uint8Array(this.bytes.subarray(0, this.used)), ends: this.ends.slice(0, this.count) };
   }
 
   /** How values are looked up now (for tests and diagnostics). */
@@ -93,6 +95,9 @@ export class Utf8Interner {
   private equals(code: number, src: Uint8Array, start: number, length: number): boolean {
     const from = code === 0 ? 0 : this.ends[code - 1];
     if (this.ends[code] - from !== length) return false;
+    // Natively for the longer values (a user agent, a URL): a byte loop costs about 1 ns a byte.
+    if (length >= NATIVE_COMPARE_BYTES)
+      return this.bytes.compare(src, start, start + length, from, from + length) === 0;
     const bytes = this.bytes;
     for (let k = 0; k < length; k++) if (bytes[from + k] !== src[start + k]) return false;
     return true;
@@ -101,12 +106,14 @@ export class Utf8Interner {
   private append(src: Uint8Array, start: number, end: number): number {
     const length = end - start;
     if (this.used + length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + length));
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
-    // A loop beats `set(subarray)` for the short values most fields hold (no view allocated).
-    if (length <= 256) for (let k = 0; k < length; k++) this.bytes[this.used + k] = src[start + k];
+    // A loop beats `set(subarray)` for the short values most fields hold (no view allocated), not for a
+    // ~100-byte message (measured on the bench events: 650 → 490 ns per event for six fields, with `equals`).
+    if (length <= NATIVE_COPY_BYTES)
+      for (let k = 0; k < length; k++) this.bytes[this.used + k] = src[start + k];
     else this.bytes.set(src.subarray(start, end), this.used);
     this.used += length;
     const code = this.count++;
@@ -216,6 +223,9 @@ export function utf8StringColumn(codes: Int32Array, utf8: Utf8Dict): StringColum
 
 /** Values up to this many bytes are hashed whole. */
 const FULL_HASH_BYTES = 48;
+/** Values at least this long are compared natively (`Buffer.compare`), longer than this copied natively. */
+const NATIVE_COMPARE_BYTES = 24;
+const NATIVE_COPY_BYTES = 32;
 
 /** One Murmur3 step: the 32-bit word `k` into the hash `h`. */
 function mix(h: number, k: number): number {
