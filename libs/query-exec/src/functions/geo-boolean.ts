@@ -9,9 +9,9 @@
  * coordinates exactly. Shapes that do not fit well inside one hemisphere about that center (a vertex
  * more than about 84° from it) are not supported and give null.
  *
- * Limitation: polygon-clipping answers only areas. Where two polygons meet in a point or along an edge
- * only, Kusto's intersection is that Point, LineString or a GeometryCollection holding them; here the
- * intersection is then the empty GeometryCollection.
+ * polygon-clipping answers only areas; where the boundaries of two polygons also touch outside their
+ * common area (a shared vertex or edge), those points and stretches are found as line intersections of
+ * the rings and returned beside it, as Kusto's page shows.
  */
 import {
   intersection,
@@ -242,7 +242,53 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   const u1 = safeUnion(planar1);
   const u2 = safeUnion(planar2);
   const common = u1 === null || u2 === null ? null : safeIntersection(u1, u2);
-  return common === null ? null : polygonsGeoJson(fromPlane(plane, common));
+  if (common === null) return null;
+  // Where the boundaries also touch outside the common area: points and shared edges, as Kusto's page
+  // shows (polygons meeting in a vertex intersect in that Point).
+  const boundary = (rings: readonly LngLat[][]): PlanarLine[] | null => {
+    const out: PlanarLine[] = [];
+    for (const ring of rings) {
+      const line = projectLine(plane, [...ring, ring[0]]);
+      if (line === null) return null;
+      out.push(line);
+    }
+    return out;
+  };
+  const b1 = boundary(l1.flat());
+  const b2 = boundary(l2.flat());
+  if (b1 === null || b2 === null) return null;
+  const touch = contacts(plane, b1, b2);
+  const covered = (p: readonly [number, number]): boolean => {
+    const q = project(plane.g, toVec(p[0], p[1]));
+    if (q === null) return false;
+    return common.some(
+      (poly) =>
+        (pointInPlanarRing(q[0], q[1], poly[0].slice(0, -1)) &&
+          !poly.slice(1).some((h) => pointInPlanarRing(q[0], q[1], h.slice(0, -1)))) ||
+        poly.some((ring) => ring.some((v, i) => i + 1 < ring.length && nearSegment(q, v, ring[i + 1]))),
+    );
+  };
+  const points = touch.isolated.filter((p) => !covered(p));
+  const lines = touch.lines.filter(
+    (l) => !l.every((p, i) => i === 0 || covered([(p[0] + l[i - 1][0]) / 2, (p[1] + l[i - 1][1]) / 2])),
+  );
+  const areas = fromPlane(plane, common);
+  const parts: unknown[] = [];
+  if (points.length > 0) parts.push(pointsGeoJson(points));
+  if (lines.length > 0) parts.push(linesGeoJson(lines));
+  if (areas.length > 0) parts.push(polygonsGeoJson(areas));
+  if (parts.length === 0) return EMPTY_COLLECTION;
+  return parts.length === 1 ? parts[0] : { type: 'GeometryCollection', geometries: parts };
+}
+
+/** Whether q lies on the segment a–b (within about 1e-12 of the plane's unit). */
+function nearSegment(q: Pair, a: Pair, b: Pair): boolean {
+  const rx = b[0] - a[0];
+  const ry = b[1] - a[1];
+  const len2 = rx * rx + ry * ry;
+  if (!(len2 > 0)) return Math.hypot(q[0] - a[0], q[1] - a[1]) < 1e-12;
+  const t = Math.max(0, Math.min(1, ((q[0] - a[0]) * rx + (q[1] - a[1]) * ry) / len2));
+  return Math.hypot(q[0] - a[0] - t * rx, q[1] - a[1] - t * ry) < 1e-12;
 }
 
 // ---- Lines: intersections with lines and with polygons, in the same gnomonic plane ----
@@ -412,29 +458,12 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
   return pieces.length === 0 ? EMPTY_COLLECTION : linesGeoJson(chainPieces(pieces));
 }
 
-/**
- * geo_intersection_2lines: crossing points and shared stretches. Points only: a Point or MultiPoint;
- * stretches only: a LineString or MultiLineString; both: a GeometryCollection of the two; nothing: the
- * empty GeometryCollection.
- */
-export function intersectLines(aArg: unknown, bArg: unknown): unknown {
-  const s1 = readLineShape(aArg);
-  const s2 = readLineShape(bArg);
-  if (s1 === null || s2 === null) return null;
-  const plane = planeFor([...lineVecs(s1.lines), ...lineVecs(s2.lines)]);
-  if (plane === null) return null;
-  const l1: PlanarLine[] = [];
-  const l2: PlanarLine[] = [];
-  for (const l of s1.lines) {
-    const p = projectLine(plane, l);
-    if (p === null) return null;
-    l1.push(p);
-  }
-  for (const l of s2.lines) {
-    const p = projectLine(plane, l);
-    if (p === null) return null;
-    l2.push(p);
-  }
+/** Where two sets of projected lines meet: isolated points and shared stretches (joined into lines). */
+function contacts(
+  plane: Plane,
+  l1: readonly PlanarLine[],
+  l2: readonly PlanarLine[],
+): { isolated: [number, number][]; lines: [number, number][][] } {
   const points: [number, number][] = [];
   const segments: [number, number][][] = [];
   for (const a of l1)
@@ -459,6 +488,33 @@ export function intersectLines(aArg: unknown, bArg: unknown): unknown {
     seen.add(key);
     return true;
   });
+  return { isolated, lines };
+}
+
+/**
+ * geo_intersection_2lines: crossing points and shared stretches. Points only: a Point or MultiPoint;
+ * stretches only: a LineString or MultiLineString; both: a GeometryCollection of the two; nothing: the
+ * empty GeometryCollection.
+ */
+export function intersectLines(aArg: unknown, bArg: unknown): unknown {
+  const s1 = readLineShape(aArg);
+  const s2 = readLineShape(bArg);
+  if (s1 === null || s2 === null) return null;
+  const plane = planeFor([...lineVecs(s1.lines), ...lineVecs(s2.lines)]);
+  if (plane === null) return null;
+  const l1: PlanarLine[] = [];
+  const l2: PlanarLine[] = [];
+  for (const l of s1.lines) {
+    const p = projectLine(plane, l);
+    if (p === null) return null;
+    l1.push(p);
+  }
+  for (const l of s2.lines) {
+    const p = projectLine(plane, l);
+    if (p === null) return null;
+    l2.push(p);
+  }
+  const { isolated, lines } = contacts(plane, l1, l2);
   if (lines.length === 0 && isolated.length === 0) return EMPTY_COLLECTION;
   if (lines.length === 0) return pointsGeoJson(isolated);
   if (isolated.length === 0) return linesGeoJson(lines);
