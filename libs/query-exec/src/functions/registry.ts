@@ -13,6 +13,7 @@ import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
 import { GEO_BUFFER_FUNCTIONS } from './geo-buffers';
 import { GEO_CLOSEST_FUNCTIONS } from './geo-closest';
 import { GEO_COVERING_FUNCTIONS } from './geo-covering';
+import { GEO_IP_FUNCTIONS } from './geo-ip';
 import { GEO_SIMPLIFY_FUNCTIONS } from './geo-simplify';
 import { HASH_IP_FUNCTIONS } from './hash-ip';
 import { MATH_FUNCTIONS } from './math';
@@ -54,6 +55,7 @@ export const SCALAR_IMPLS: ReadonlyMap<string, ScalarImpl> = new Map(
     ...GEO_BOOLEAN_FUNCTIONS,
     ...GEO_CLOSEST_FUNCTIONS,
     ...GEO_COVERING_FUNCTIONS,
+    ...GEO_IP_FUNCTIONS,
     ...SKETCH_FUNCTIONS,
     ...KUSTO_TEXT_FUNCTIONS,
   }),

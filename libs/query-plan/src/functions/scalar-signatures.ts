@@ -325,6 +325,8 @@ def('gzip_compress_to_base64_string', 1, 1, fixed('string'));
 def('gzip_decompress_from_base64_string', 1, 1, fixed('string'));
 for (const n of UNIT_CONVERSION_FUNCTIONS) def(n, 3, 3, fixed('real'));
 def('geo_distance_2points', 4, 5, fixed('real'));
+// geo_info_from_ip_address (libs/query-exec geo-ip.ts): needs QUARRY_GEOIP_DATABASE, a MaxMind City .mmdb
+def('geo_info_from_ip_address', 1, 1, fixed('dynamic'));
 def('geo_distance_point_to_line', 3, 3, fixed('real'));
 def('geo_point_in_circle', 5, 5, fixed('bool'));
 def('geo_point_in_polygon', 3, 3, fixed('bool'));
