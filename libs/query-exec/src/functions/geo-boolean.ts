@@ -20,7 +20,7 @@ import {
   type Pair,
   type Polygon as PlanarPolygon,
 } from 'polygon-clipping';
-import { readPolygons, type LngLatPolygon } from './geo-geojson';
+import { dynamicArgument, readPolygons, type LngLatPolygon } from './geo-geojson';
 import { readLineShape } from './geo-lines';
 import {
   add,
@@ -194,14 +194,7 @@ const ringsOf = (polygons: readonly LngLatPolygon[]): LngLat[][][] =>
 
 /** geo_union_polygons_array: null unless an array of valid polygons / multipolygons. */
 export function unionPolygonsArray(v: unknown): unknown {
-  let value = v;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = dynamicArgument(v);
   if (!Array.isArray(value)) return null;
   const shapes: SphereRings[] = [];
   const lngLats: LngLat[][][] = [];
@@ -533,14 +526,7 @@ const nodeKey = (p: Pair): string => `${Math.round(p[0] * NODE_GRID)},${Math.rou
  * GeometryCollection.
  */
 export function unionLinesArray(v: unknown): unknown {
-  let value = v;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = dynamicArgument(v);
   if (!Array.isArray(value)) return null;
   const all: LngLat[][] = [];
   for (const item of value) {

@@ -12,16 +12,19 @@ export interface LngLatPolygon {
   holes: LngLat[][];
 }
 
+/** A dynamic argument: the value itself, or the value JSON text holds (undefined when it is not JSON). */
+export function dynamicArgument(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A dynamic argument: the value itself, or JSON text of it. */
 export function shapeValue(v: unknown): Record<string, unknown> | null {
-  let value = v;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = dynamicArgument(v);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;

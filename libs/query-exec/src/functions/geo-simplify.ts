@@ -12,7 +12,7 @@
  * general). Simplified rings are not checked for self-crossing.
  */
 import type { ColumnKind } from '@quarry/contracts';
-import { readPolygons, type LngLatPolygon } from './geo-geojson';
+import { dynamicArgument, readPolygons, type LngLatPolygon } from './geo-geojson';
 import { readLineShape } from './geo-lines';
 import { angleBetween, angleToArc, EARTH_RADIUS_M, toVec, type LngLat, type Vec3 } from './geo-sphere';
 import { num, type ScalarImpl } from './scalar-impl';
@@ -172,14 +172,7 @@ export function polygonSimplify(args: unknown[], kinds: ColumnKind[]): unknown {
 }
 
 export function simplifyPolygonsArray(args: unknown[], kinds: ColumnKind[]): unknown {
-  let value = args[0];
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = dynamicArgument(args[0]);
   const tolerance = toleranceAt(args, kinds, 1, WIDE_TOLERANCE);
   if (!Array.isArray(value) || value.length === 0 || tolerance === null) return null;
   const all: LngLatPolygon[] = [];
