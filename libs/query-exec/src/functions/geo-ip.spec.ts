@@ -193,6 +193,14 @@ describe('geo_info_from_ip_address', () => {
     expect(call(ip)).toBeNull();
   });
 
+  it('answers a fresh bag each time (a changed answer does not change the next lookup)', () => {
+    process.env[GEOIP_DATABASE_ENV] = dbPath;
+    const first = call('20.53.203.50') as Record<string, unknown>;
+    first.city = 'changed';
+    delete first.country;
+    expect(call('20.53.201.7')).toMatchObject({ country: 'Australia', city: 'Sydney' });
+  });
+
   it('loads the database once per thread and keeps it', () => {
     process.env[GEOIP_DATABASE_ENV] = dbPath;
     expect(geoIpReader()).toBe(geoIpReader());
