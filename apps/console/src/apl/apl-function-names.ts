@@ -178,6 +178,7 @@ export const SERVER_SCALAR_FUNCTIONS: readonly string[] = [
   'geo_h3cell_rings',
   'geo_h3cell_to_central_point',
   'geo_h3cell_to_polygon',
+  'geo_info_from_ip_address',
   'geo_intersection_2lines',
   'geo_intersection_2polygons',
   'geo_intersection_line_with_polygon',

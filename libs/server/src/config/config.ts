@@ -103,6 +103,12 @@ export const CONFIG_VARIABLES = {
     help: 'Ingest parsing goes before compaction and merging on the CPU workers until the un-compacted records in memory pass this many bytes (encoded); then compaction goes first until it catches up. 0: no priority (first come, first served). Standalone only.',
   },
 
+  QUARRY_GEOIP_DATABASE: {
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    help: 'Path of a MaxMind City database (GeoLite2-City.mmdb or GeoIP2-City) for geo_info_from_ip_address, read once per query thread on first use; unset: that function answers 400 and says so.',
+  },
+
   QUARRY_QUERY_DEFAULT_LIMIT: {
     schema: int(1, 1_000_000),
     default: '1000',
