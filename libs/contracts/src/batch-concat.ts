@@ -64,7 +64,8 @@ function unifiedKind(parts: (Column | undefined)[], batches: readonly ColumnBatc
   return out ?? 'string'; // all null: what inferKind answers
 }
 
-function hasValue(column: Column, n: number): boolean {
+/** Whether any of the first `n` rows of a column holds a value (not null). */
+export function hasValue(column: Column, n: number): boolean {
   switch (column.kind) {
     case 'string':
       for (let i = 0; i < n; i++) if (column.codes[i] >= 0) return true;

@@ -2,7 +2,7 @@
  * Concatenates batches for blocking operators. Columns are matched by name; a column whose kind differs
  * between batches is unified (long+real → real, anything else → dynamic with JSON-ready values).
  */
-import type { Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
+import { hasValue, type Column, type ColumnBatch, type ColumnKind } from '@quarry/contracts';
 import { buildColumn, nullColumn, readValue } from './columns';
 import { toDynamic } from './functions/scalar-impl';
 
@@ -26,7 +26,7 @@ export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnB
     const parts = batches.map((b) => b.columns.get(name));
     const present: ColumnKind[] = [];
     const valued: ColumnKind[] = [];
-    const nullOnly = parts.map((p, b) => p !== undefined && allNull(p, batches[b].length));
+    const nullOnly = parts.map((p, b) => p !== undefined && !hasValue(p, batches[b].length));
     parts.forEach((p, b) => {
       if (p === undefined) return;
       present.push(p.kind);
@@ -44,25 +44,6 @@ export function concatBatches(batches: ColumnBatch[], names?: string[]): ColumnB
     columns.set(name, concatColumns(fitting, batches, kind, total));
   }
   return { length: total, columns };
-}
-
-/** Whether the first `n` rows of a column are all null. */
-function allNull(column: Column, n: number): boolean {
-  switch (column.kind) {
-    case 'string':
-      for (let i = 0; i < n; i++) if (column.codes[i] >= 0) return false;
-      return true;
-    case 'dynamic':
-      for (let i = 0; i < n; i++)
-        if (column.values[i] !== null && column.values[i] !== undefined) return false;
-      return true;
-    default: {
-      const nulls = column.nulls;
-      if (nulls === null) return n === 0;
-      for (let i = 0; i < n; i++) if (nulls[i] !== 1) return false;
-      return true;
-    }
-  }
 }
 
 function concatColumns(
