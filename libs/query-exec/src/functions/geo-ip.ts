@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { QuarryError } from '@quarry/common';
 import { Reader, type CityResponse } from 'maxmind';
+import { lru } from 'tiny-lru';
 import { str, type ScalarImpl } from './scalar-impl';
 
 /** Path of a MaxMind City database (GeoLite2-City or GeoIP2-City `.mmdb`). */
@@ -37,7 +38,7 @@ export function geoIpReader(env: NodeJS.ProcessEnv = process.env): Reader<CityRe
   }
   let reader: Reader<CityResponse>;
   try {
-    reader = new Reader<CityResponse>(bytes, { cache: recordCache(RECORD_CACHE_ENTRIES) });
+    reader = new Reader<CityResponse>(bytes, { cache: lru(RECORD_CACHE_ENTRIES) });
   } catch (e) {
     throw unavailable(`'${path}' is not a MaxMind DB file (${(e as Error).message})`, e);
   }
@@ -50,24 +51,10 @@ export function geoIpReader(env: NodeJS.ProcessEnv = process.env): Reader<CityRe
 }
 
 /**
- * Decoded records by data-section offset. Many networks share one record (a city's), and decoding a City
- * record costs several microseconds; a bounded first-in-first-out map keeps the hot ones.
+ * Decoded records kept per thread, by data-section offset (tiny-lru, the cache `maxmind.open` itself uses).
+ * Many networks share one record (a city's), and decoding a City record costs several microseconds.
  */
 const RECORD_CACHE_ENTRIES = 4096;
-
-function recordCache(max: number): {
-  get(key: string | number): unknown;
-  set(key: string | number, value: unknown): void;
-} {
-  const map = new Map<string | number, unknown>();
-  return {
-    get: (key) => map.get(key),
-    set: (key, value) => {
-      if (map.size >= max) map.delete(map.keys().next().value as string | number);
-      map.set(key, value);
-    },
-  };
-}
 
 /** Forgets the loaded database (tests; a changed file is otherwise read again only by a new thread). */
 export function resetGeoIpReader(): void {
