@@ -337,6 +337,85 @@ describe('geo_intersection_2lines and geo_intersection_line_with_polygon', () =>
     );
   });
 
+  it('a line touching the closed polygon gives the touching points and the stretches along its edges', () => {
+    // The square [0,0]-[2,2]: its edges are geodesics, so a test line must run along the same great
+    // circles (the meridians lng = 0 and lng = 2, or the square's own edges as given).
+    const square = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [2, 0],
+          [2, 2],
+          [0, 2],
+          [0, 0],
+        ],
+      ],
+    };
+    const ls = (...coordinates: number[][]): unknown => ({ type: 'LineString', coordinates });
+    // Through a corner from outside to outside: that corner.
+    expect(linePolygon([ls([-1, 1], [0, 0], [1, -1]), square])).toEqual({
+      type: 'Point',
+      coordinates: [0, 0],
+    });
+    // Ending on an edge (a meridian) from outside: that point; two such lines: a MultiPoint.
+    expect(linePolygon([ls([-1, 1], [0, 1]), square])).toEqual({ type: 'Point', coordinates: [0, 1] });
+    expect(
+      linePolygon([
+        {
+          type: 'MultiLineString',
+          coordinates: [
+            [
+              [-1, 1],
+              [0, 1],
+            ],
+            [
+              [3, 1],
+              [2, 1],
+            ],
+          ],
+        },
+        square,
+      ]),
+    ).toEqual({
+      type: 'MultiPoint',
+      coordinates: [
+        [0, 1],
+        [2, 1],
+      ],
+    });
+    // Along an edge (the meridian lng = 0), beyond both ends: the shared stretch.
+    expect(linePolygon([ls([0, -1], [0, 3]), square])).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [0, 0],
+        [0, 2],
+      ],
+    });
+    // Along an edge, then inside: one line.
+    const r = linePolygon([ls([0, -1], [0, 1], [1, 1]), square]) as { type: string; coordinates: number[][] };
+    expect(r.type).toBe('LineString');
+    expect(r.coordinates).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 1],
+    ]);
+    // Inside, out, then a touch at a corner: the Point, then the LineString, in a GeometryCollection.
+    const mixed = linePolygon([ls([1, 1], [3, 1], [3, 3], [2, 2], [3, 2.5]), square]) as {
+      type: string;
+      geometries: { type: string; coordinates: unknown }[];
+    };
+    expect(mixed.type).toBe('GeometryCollection');
+    expect(mixed.geometries.map((g) => g.type)).toEqual(['Point', 'LineString']);
+    expect(mixed.geometries[0].coordinates).toEqual([2, 2]);
+    expect((mixed.geometries[1].coordinates as number[][])[0]).toEqual([1, 1]);
+    // Near but apart: nothing.
+    expect(linePolygon([ls([-1, 1], [-0.001, 1]), square])).toEqual({
+      type: 'GeometryCollection',
+      geometries: [],
+    });
+  });
+
   it('answers null for invalid shapes', () => {
     const line = {
       type: 'LineString',

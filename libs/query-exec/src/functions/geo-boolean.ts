@@ -403,11 +403,25 @@ function lineVecs(lines: readonly (readonly LngLat[])[]): SphereRings[] {
   return lines.map((l) => [l.map((p) => toVec(p[0], p[1]))]);
 }
 
+/** A cut of a line edge: its parameter, whether a ring meets it there, and the ring vertex it is at. */
+interface Cut {
+  t: number;
+  contact: boolean;
+  at?: LngLat;
+}
+
+/** Planar points equal within about 1e-12 of the plane's unit (a ring vertex met by a line). */
+const samePoint = (p: Pair, q: Pair): boolean => Math.hypot(p[0] - q[0], p[1] - q[1]) < 1e-12;
+
 /**
- * geo_intersection_line_with_polygon: the parts of the line inside the (multi)polygon, as a LineString or
- * MultiLineString; the empty GeometryCollection when there are none. Each edge is cut where it crosses a
- * ring edge and the pieces whose middle is inside are kept. A line that only touches the polygon in
- * isolated points gives the empty collection (Kusto: those points).
+ * geo_intersection_line_with_polygon: the line's points in the closed (multi)polygon (Kusto's page: "Polygon
+ * contains its vertices"), so its boundary counts. Stretches inside or along a ring edge come as a
+ * LineString or MultiLineString (a stretch along an edge that continues inside is one line); points where
+ * the line only touches the boundary (a vertex on an edge, a crossing at a polygon vertex from outside to
+ * outside) as a Point or MultiPoint; both: a GeometryCollection of the points, then the lines, in the
+ * order geo_intersection_2polygons uses for its page's mixed example; nothing: the empty
+ * GeometryCollection. Each edge is cut where it meets a ring edge and a piece is kept when its middle is
+ * inside or on a ring edge.
  */
 export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown): unknown {
   const shape = readLineShape(lineArg);
@@ -421,34 +435,88 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
     if (p === null) return null;
     planarPolygons.push(p.map((ring) => ring.slice(0, -1)));
   }
+  const ringLngLats = ringsOf(polygons);
   const inside = (x: number, y: number): boolean =>
     planarPolygons.some(
       (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),
     );
   const pieces: [number, number][][] = [];
+  const touches: [number, number][] = [];
   for (const l of shape.lines) {
     const line = projectLine(plane, l);
     if (line === null) return null;
     for (let i = 0; i + 1 < line.xy.length; i++) {
       const a = line.xy[i];
       const b = line.xy[i + 1];
-      const ts = [0, 1];
-      for (const rings of planarPolygons)
-        for (const ring of rings)
-          for (let k = 0; k < ring.length; k++)
-            ts.push(...meetParams(a, b, ring[k], ring[(k + 1) % ring.length]).t);
-      ts.sort((x, y) => x - y);
-      for (let k = 0; k + 1 < ts.length; k++) {
-        const t0 = ts[k];
-        const t1 = ts[k + 1];
-        if (t1 - t0 <= EPS) continue;
+      // Cut parameters (from ring edges: boundary contacts) and stretches along ring edges.
+      // A cut at a ring vertex remembers that vertex, so it comes back with its input coordinates.
+      const cuts: Cut[] = [
+        { t: 0, contact: false },
+        { t: 1, contact: false },
+      ];
+      const along: [number, number][] = [];
+      planarPolygons.forEach((rings, p) =>
+        rings.forEach((ring, r) => {
+          const given = ringLngLats[p][r];
+          for (let k = 0; k < ring.length; k++) {
+            const k1 = (k + 1) % ring.length;
+            const c = ring[k];
+            const d = ring[k1];
+            const m = meetParams(a, b, c, d);
+            if (m.overlap) {
+              along.push([m.t[0], m.t[1]]);
+              for (const t of m.t) {
+                const q: Pair = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+                const at = samePoint(q, c) ? given[k] : samePoint(q, d) ? given[k1] : undefined;
+                cuts.push({ t, contact: true, at });
+              }
+            } else if (m.t.length === 1) {
+              const u = m.u[0];
+              const at =
+                u === undefined ? undefined : u <= EPS ? given[k] : u >= 1 - EPS ? given[k1] : undefined;
+              cuts.push({ t: m.t[0], contact: true, at });
+            }
+          }
+        }),
+      );
+      cuts.sort((x, y) => x.t - y.t);
+      // Parameters within EPS of each other are one point (a ring vertex meets two ring edges).
+      const merged: Cut[] = [];
+      for (const c of cuts) {
+        const last = merged[merged.length - 1];
+        if (last !== undefined && c.t - last.t <= EPS) {
+          last.contact ||= c.contact;
+          last.at ??= c.at;
+        } else merged.push({ ...c });
+      }
+      // The line's own vertices come back as given; other cuts at a ring vertex as that vertex.
+      const at = (c: Cut): [number, number] =>
+        c.t > EPS && c.t < 1 - EPS && c.at !== undefined ? [c.at[0], c.at[1]] : pointAt(plane, line, i, c.t);
+      for (const c of merged) if (c.contact) touches.push(at(c));
+      for (let k = 0; k + 1 < merged.length; k++) {
+        const t0 = merged[k].t;
+        const t1 = merged[k + 1].t;
         const tm = (t0 + t1) / 2;
-        if (inside(a[0] + tm * (b[0] - a[0]), a[1] + tm * (b[1] - a[1])))
-          pieces.push([pointAt(plane, line, i, t0), pointAt(plane, line, i, t1)]);
+        const onEdge = along.some(([lo, hi]) => tm >= lo && tm <= hi);
+        if (onEdge || inside(a[0] + tm * (b[0] - a[0]), a[1] + tm * (b[1] - a[1])))
+          pieces.push([at(merged[k]), at(merged[k + 1])]);
       }
     }
   }
-  return pieces.length === 0 ? EMPTY_COLLECTION : linesGeoJson(chainPieces(pieces));
+  const lines = chainPieces(pieces);
+  // A contact point on a kept piece is part of that piece; the others are points of their own.
+  const onLines = new Set(lines.flatMap((l) => l.map((p) => `${p[0]},${p[1]}`)));
+  const seen = new Set<string>();
+  const points = touches.filter((p) => {
+    const key = `${p[0]},${p[1]}`;
+    if (seen.has(key) || onLines.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (lines.length === 0 && points.length === 0) return EMPTY_COLLECTION;
+  if (points.length === 0) return linesGeoJson(lines);
+  if (lines.length === 0) return pointsGeoJson(points);
+  return { type: 'GeometryCollection', geometries: [pointsGeoJson(points), linesGeoJson(lines)] };
 }
 
 /** Where two sets of projected lines meet: isolated points and shared stretches (joined into lines). */
