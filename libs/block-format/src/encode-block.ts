@@ -1,7 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { internal } from '@quarry/common';
 import { type ColumnBatch, TIME_FIELD } from '@quarry/contracts';
-import { ByteWriter } from './bytes';
 import { zstdCompress } from './compression';
 import { encodeColumn } from './encode-column';
 import type { EncodedStrings } from './encode-strings';
@@ -24,6 +23,13 @@ export interface EncodeOptions {
   zstdLevel?: number;
   /** Token filters of string columns for `has`/`contains` pruning (compact: on). */
   tokenFilters?: boolean;
+  /**
+   * Bytes left free before the block for the caller's own header (the ingest log record's): the result is
+   * those bytes, then the block, so the block is not copied once more into a larger buffer.
+   */
+  headroom?: number;
+  /** The result in a SharedArrayBuffer (the ingest log record, read by several threads). */
+  shared?: boolean;
 }
 
 export const DEFAULT_ZSTD_LEVEL = 1;
@@ -41,11 +47,10 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
   const level = options.zstdLevel ?? DEFAULT_ZSTD_LEVEL;
   const filters = options.tokenFilters ?? compact;
   const n = batch.length;
-  const out = new ByteWriter(HEADER_BYTES + 1024);
-  out.bytes(MAGIC);
-  out.u8(BLOCK_FORMAT_VERSION);
-  out.bytes(new Uint8Array(HEADER_BYTES - MAGIC.length - 1));
-
+  // Chunks and filters are encoded first and copied once into a buffer of the block's exact size (a
+  // growing writer copied the whole block about once more, and a caller with a header once again).
+  const parts: Uint8Array[] = [];
+  let offset = HEADER_BYTES;
   const names = [...batch.columns.keys()].sort();
   const columns: ColumnMeta[] = [];
   for (const name of names) {
@@ -63,7 +68,7 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
     const meta: ColumnMeta = {
       name,
       kind: column.kind,
-      offset: out.length,
+      offset,
       length: stored.length,
       rawLength: encoded.payload.length,
       encoding: encoded.encoding,
@@ -76,13 +81,15 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
     if (encoded.dictSize !== undefined) meta.dictSize = encoded.dictSize;
     if (encoded.valueCounts !== undefined) meta.valueCounts = encoded.valueCounts;
     if (encoded.layout !== undefined) meta.layout = encoded.layout;
-    out.bytes(stored);
+    parts.push(stored);
+    offset += stored.length;
     if (filters && column.kind === 'string') {
       const filter = buildTokenFilter(encoded as EncodedStrings, n);
-      meta.filterOffset = out.length;
+      meta.filterOffset = offset;
       meta.filterLength = filter.length;
       meta.filterCrc32 = crc32(filter);
-      out.bytes(filter);
+      parts.push(filter);
+      offset += filter.length;
     }
     columns.push(meta);
   }
@@ -97,9 +104,25 @@ export function encodeBlock(batch: ColumnBatch, options: EncodeOptions = {}): Ui
   };
   const footerBytes = new TextEncoder().encode(JSON.stringify(footer));
   if (footerBytes.length > 0xffffffff) throw internal('block footer too large');
-  out.bytes(footerBytes);
-  out.u32(footerBytes.length);
-  out.u32(crc32(footerBytes));
-  out.bytes(MAGIC);
-  return out.finish();
+
+  const headroom = options.headroom ?? 0;
+  const size = headroom + offset + footerBytes.length + TRAILER_BYTES;
+  const bytes = new Uint8Array(options.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+  const view = new DataView(bytes.buffer);
+  bytes.set(MAGIC, headroom);
+  bytes[headroom + MAGIC.length] = BLOCK_FORMAT_VERSION; // then zeros up to HEADER_BYTES
+  let at = headroom + HEADER_BYTES;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  bytes.set(footerBytes, at);
+  at += footerBytes.length;
+  view.setUint32(at, footerBytes.length, true);
+  view.setUint32(at + 4, crc32(footerBytes), true);
+  bytes.set(MAGIC, at + 8);
+  return bytes;
 }
+
+/** After the footer: its length (u32 LE), its CRC-32 (u32 LE), the magic again. */
+const TRAILER_BYTES = 8 + MAGIC.length;

@@ -113,7 +113,8 @@ function encodeUtf8Strings(
   choice: StringChoice,
 ): EncodedStrings {
   const { used, seq, nulls } = codesByFirstUse(codes, dict.ends.length, n);
-  const w = new ByteWriter(64 + n);
+  // Sized for the usual chunk (value bytes, a few bytes per length and code), so it rarely grows.
+  const w = new ByteWriter(64 + dict.bytes.length + 4 * (used.length + n));
   const nullCount = writeNulls(w, nulls, n);
   w.u8(VALUES_PLAIN);
   w.varint(used.length);

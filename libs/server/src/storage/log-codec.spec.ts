@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { encodeBlock } from '@quarry/block-format';
 import { QuarryError } from '@quarry/common';
 import { batchFromEvents, type FieldValue, type NormalizedEvent, valueAt } from '@quarry/contracts';
 import { decodeLogRecord, encodeLogRecord, encodeLogRecordV1 } from './log-codec';
@@ -42,6 +43,28 @@ describe('ingest log record codec', () => {
           expect(decoded.sysTime).toBe(sysTime);
           expect(decoded.batch.length).toBe(batch.length);
           expect(new Map([...decoded.batch.columns].sort())).toEqual(new Map([...batch.columns].sort()));
+        },
+      ),
+    );
+  });
+
+  it('v2 layout: header, dataset id, then the fast block, the same in shared memory', () => {
+    fc.assert(
+      fc.property(
+        fc.array(event, { minLength: 1, maxLength: 10 }),
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        fc.boolean(),
+        (events, datasetId, shared) => {
+          const batch = batchFromEvents(events, 1_700_000_000_000);
+          const payload = encodeLogRecord({ datasetId, sysTime: 1_700_000_000_000, batch }, { shared });
+          expect(payload.buffer instanceof SharedArrayBuffer).toBe(shared);
+          const id = Buffer.from(datasetId, 'utf8');
+          const head = Buffer.alloc(11);
+          head[0] = 0x02;
+          head.writeUInt16LE(id.length, 1);
+          head.writeDoubleLE(1_700_000_000_000, 3);
+          const block = encodeBlock(batch, { preset: 'fast' });
+          expect(Buffer.from(payload)).toEqual(Buffer.concat([head, id, block]));
         },
       ),
     );

@@ -45,15 +45,14 @@ const V2_HEADER_BYTES = 1 + 2 + 8; // tag, dataset id length (u16 LE), sysTime (
 export function encodeLogRecord(record: LogRecordBatch, options: { shared?: boolean } = {}): Uint8Array {
   const id = encoder.encode(record.datasetId);
   if (id.length > 0xffff) throw internal('dataset id too long for an ingest log record');
-  const block = encodeBlock(record.batch, { preset: 'fast' });
-  const size = V2_HEADER_BYTES + id.length + block.length;
-  const out = new Uint8Array(options.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+  // The block is written after room for the header, so its bytes are not copied again.
+  const headroom = V2_HEADER_BYTES + id.length;
+  const out = encodeBlock(record.batch, { preset: 'fast', headroom, shared: options.shared });
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   out[0] = V2_TAG;
   view.setUint16(1, id.length, true);
   view.setFloat64(3, record.sysTime, true);
   out.set(id, V2_HEADER_BYTES);
-  out.set(block, V2_HEADER_BYTES + id.length);
   return out;
 }
 
