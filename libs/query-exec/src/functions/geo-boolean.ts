@@ -20,6 +20,7 @@ import {
   type Pair,
   type Polygon as PlanarPolygon,
 } from 'polygon-clipping';
+import { cubeIntersection, cubeUnion } from './geo-cube';
 import { dynamicArgument, readPolygons, type LngLatPolygon } from './geo-geojson';
 import { readLineShape } from './geo-lines';
 import {
@@ -169,12 +170,15 @@ export function unionSphere(
   lngLats?: readonly (readonly (readonly LngLat[])[])[],
 ): PolygonCoordinates[] | null {
   if (shapes.length === 0) return [];
+  const cube = (): PolygonCoordinates[] | null =>
+    cubeUnion(shapes.map((rings, i) => ({ rings, lngLats: lngLats?.[i] })));
   const plane = planeFor(shapes);
-  if (plane === null) return null;
+  if (plane === null) return cube();
   const planar: PlanarPolygon[] = [];
   for (let i = 0; i < shapes.length; i++) {
     const p = toPlane(plane, shapes[i], lngLats?.[i]);
-    if (p === null) return null;
+    // Too far from one center for one projection: face by face on the cube (geo-cube.ts).
+    if (p === null) return cube();
     planar.push(p);
   }
   const united = safeUnion(planar);
@@ -215,20 +219,28 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   if (p1 === null || p2 === null) return null;
   const s1 = sphereRings(p1);
   const s2 = sphereRings(p2);
-  const plane = planeFor([...s1, ...s2]);
-  if (plane === null) return null;
   const l1 = ringsOf(p1);
   const l2 = ringsOf(p2);
+  // Too far from one center for one projection: the common area face by face on the cube (geo-cube.ts).
+  const cube = (): unknown => {
+    const areas = cubeIntersection(
+      s1.map((rings, i) => ({ rings, lngLats: l1[i] })),
+      s2.map((rings, i) => ({ rings, lngLats: l2[i] })),
+    );
+    return areas === null ? null : polygonsGeoJson(areas);
+  };
+  const plane = planeFor([...s1, ...s2]);
+  if (plane === null) return cube();
   const planar1: PlanarPolygon[] = [];
   const planar2: PlanarPolygon[] = [];
   for (let i = 0; i < s1.length; i++) {
     const p = toPlane(plane, s1[i], l1[i]);
-    if (p === null) return null;
+    if (p === null) return cube();
     planar1.push(p);
   }
   for (let i = 0; i < s2.length; i++) {
     const p = toPlane(plane, s2[i], l2[i]);
-    if (p === null) return null;
+    if (p === null) return cube();
     planar2.push(p);
   }
   // Each side's polygons are united first (a MultiPolygon's parts may overlap).
@@ -429,13 +441,19 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
   if (shape === null || polygons === null) return null;
   const plane = planeFor([...lineVecs(shape.lines), ...sphereRings(polygons)]);
   if (plane === null) return null;
-  const planarPolygons: Pair[][][] = [];
-  for (const rings of sphereRings(polygons)) {
-    const p = toPlane(plane, rings);
-    if (p === null) return null;
-    planarPolygons.push(p.map((ring) => ring.slice(0, -1)));
-  }
+  // Projected like the line (not snapped to toPlane's grid), so a line along a ring edge is collinear
+  // with it in the plane too.
   const ringLngLats = ringsOf(polygons);
+  const planarPolygons: Pair[][][] = [];
+  for (const rings of ringLngLats) {
+    const planar: Pair[][] = [];
+    for (const ring of rings) {
+      const p = projectLine(plane, ring);
+      if (p === null) return null;
+      planar.push(p.xy);
+    }
+    planarPolygons.push(planar);
+  }
   const inside = (x: number, y: number): boolean =>
     planarPolygons.some(
       (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),

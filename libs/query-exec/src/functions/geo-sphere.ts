@@ -94,6 +94,28 @@ export function ringSignedArea(ring: readonly Vec3[]): number {
   return sum;
 }
 
+/**
+ * The area (steradians) of the region left of a ring (vertices without the repeated first one), by
+ * Gauss–Bonnet: 2π minus the sum of the turns at its vertices. Unlike the fan of ringSignedArea it holds for
+ * rings of any size: a fan's triangles degenerate when the ring reaches the antipode of its first vertex.
+ */
+export function ringLeftArea(ring: readonly Vec3[]): number {
+  let turns = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const p = ring[(i + ring.length - 1) % ring.length];
+    const v = ring[i];
+    const n = ring[(i + 1) % ring.length];
+    const inPlane = normalize(cross(p, v));
+    const outPlane = normalize(cross(v, n));
+    if (inPlane === null || outPlane === null) continue;
+    // Directions of travel at v: arriving from p, leaving toward n; the turn between them about v.
+    const dIn = cross(inPlane, v);
+    const dOut = cross(outPlane, v);
+    turns += Math.atan2(dot(cross(dIn, dOut), v), dot(dIn, dOut));
+  }
+  return 2 * Math.PI - turns;
+}
+
 /** Length of a closed ring (radians). */
 export function ringLength(ring: readonly Vec3[]): number {
   let sum = 0;

@@ -1,0 +1,11 @@
+// expect: two polygons 116° wide with geodesic edges (together 168° of longitude, a vertex about 85° from the center of all of them: too wide for one gnomonic projection), each within half the sphere as the pages require: their union is one Polygon holding a point of either ([-62,0] only in the first, [100,0] only in the second, [18,0] in both) and neither [150,0] nor [18,70]; their intersection is a Polygon holding [18,0] and neither [-62,0] nor [100,0]; area(union) + area(intersection) = area(first) + area(second) to 1e-6 (source: https://learn.microsoft.com/kusto/query/geo-union-polygons-array-function and https://learn.microsoft.com/kusto/query/geo-intersection-2polygons-function — the pages define union and intersection and print no shapes this large; these values follow from those definitions)
+let first = dynamic({"type":"Polygon","coordinates":[[[-66,-30],[50,-30],[50,30],[-66,30],[-66,-30]]]});
+let second = dynamic({"type":"Polygon","coordinates":[[[-14,-30],[102,-30],[102,30],[-14,30],[-14,-30]]]});
+let u = geo_union_polygons_array(pack_array(first, second));
+let i = geo_intersection_2polygons(first, second);
+print union_type = tostring(u.type),
+  union_holds = pack_array(geo_point_in_polygon(-62, 0, u), geo_point_in_polygon(100, 0, u), geo_point_in_polygon(18, 0, u)),
+  union_leaves_out = pack_array(geo_point_in_polygon(150, 0, u), geo_point_in_polygon(18, 70, u)),
+  intersection_type = tostring(i.type),
+  intersection_holds = pack_array(geo_point_in_polygon(18, 0, i), geo_point_in_polygon(-62, 0, i), geo_point_in_polygon(100, 0, i)),
+  area_law = abs(geo_polygon_area(u) + geo_polygon_area(i) - geo_polygon_area(first) - geo_polygon_area(second)) / (geo_polygon_area(first) + geo_polygon_area(second)) < 1e-6
