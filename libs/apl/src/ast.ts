@@ -217,6 +217,8 @@ export type Operator =
       span: SourceSpan;
     }
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
+  /** `as [hint.materialized = b] Name` (Kusto): names the input; `union withsource=` reports that name. */
+  | { kind: 'as'; name: string; span: SourceSpan }
   /** `serialize [Name = Expr, ...]`: marks the row order as safe for window functions (Kusto). */
   | { kind: 'serialize'; items: Assignment[]; span: SourceSpan }
   | {

@@ -32,6 +32,9 @@ export const TABULAR_OPERATORS = [
   'parse-kv',
   'redact',
   'serialize',
+  'as',
+  'sample-distinct',
+  'top-hitters',
 ];
 
 /** Word operators at comparison level that take a single right operand. */

@@ -47,7 +47,8 @@ export abstract class OperatorParser extends ExpressionParser {
     return { ...t, text: name, end };
   }
 
-  protected parseOperator(): Operator {
+  /** One operator, or the operators a Kusto shorthand stands for (`sample-distinct`, `top-hitters`). */
+  protected parseOperator(): Operator | Operator[] {
     const nameTok = this.parseOperatorName();
     const start = nameTok.start;
     const done = <T>(op: T) => ({ ...op, span: this.spanFrom(start) });
@@ -136,6 +137,23 @@ export abstract class OperatorParser extends ExpressionParser {
         return done({ kind: 'sample' as const, fraction: this.parseExpr() });
       case 'make-series':
         return done(this.parseMakeSeries());
+      case 'as': {
+        // `hint.materialized = true|false` is accepted; the name is only reported by `union withsource=`.
+        if (this.isIdent('hint') && this.isPunct('.', 1)) {
+          this.advance();
+          this.advance();
+          this.expectIdent('materialized');
+          this.expectPunct('=');
+          this.parseExpr();
+        }
+        const nameTok = this.advance();
+        if (nameTok.kind !== 'ident' && nameTok.kind !== 'string')
+          throw this.expected('a name after as', nameTok);
+        return done({ kind: 'as' as const, name: nameTok.text });
+      }
+      case 'sample-distinct':
+      case 'top-hitters':
+        return this.parseSampleDistinctOrTopHitters(nameTok.text, start);
       case 'serialize': {
         const next = this.peek();
         const bare =
@@ -151,6 +169,41 @@ export abstract class OperatorParser extends ExpressionParser {
         );
       }
     }
+  }
+
+  /**
+   * Kusto shorthands, as their pages define them: `sample-distinct N of Col` is `summarize by Col | take N`
+   * (up to N distinct values; Kusto does not promise which); `top-hitters N of Expr [by S]` is
+   * `summarize approximate_count_Expr = count() by Expr | top N by approximate_count_Expr desc`, with
+   * `by S`: `approximate_sum_Expr = sum(S)` (exact counts and sums here: Kusto's are approximations).
+   */
+  protected parseSampleDistinctOrTopHitters(which: string, start: number): Operator[] {
+    const count = this.parseAdditive();
+    this.expectIdent('of');
+    const value = this.parseAssignment();
+    const span = this.spanFrom(start);
+    if (which === 'sample-distinct') {
+      return [
+        { kind: 'summarize', aggs: [], by: [value], span },
+        { kind: 'take', count, span },
+      ];
+    }
+    let sumOf: Expr | undefined;
+    if (this.acceptIdent('by')) sumOf = this.parseExpr();
+    const base = value.name ?? (value.expr.kind === 'name' ? value.expr.name : 'value');
+    const name = `${sumOf ? 'approximate_sum_' : 'approximate_count_'}${base}`;
+    const agg: Expr = {
+      kind: 'call',
+      name: sumOf ? 'sum' : 'count',
+      args: sumOf ? [sumOf] : [],
+      nameSpan: span,
+      span,
+    };
+    const key: Expr = { kind: 'name', name, quoted: true, span };
+    return [
+      { kind: 'summarize', aggs: [{ name, expr: agg, span }], by: [value], span: this.spanFrom(start) },
+      { kind: 'top', count, keys: [{ expr: key, desc: true, nullsFirst: false, span }], span },
+    ];
   }
 
   /** `make-series [Name =] Agg [default = V], ... on T [from A] [to B] step S [by Keys]` (or `in range(A, B, S)`). */

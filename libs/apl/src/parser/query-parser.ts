@@ -241,7 +241,9 @@ export class QueryParser extends OperatorParser {
         operators = [];
         continue;
       }
-      operators.push(this.parseOperator());
+      const op = this.parseOperator();
+      if (Array.isArray(op)) operators.push(...op);
+      else operators.push(op);
     }
     return { source, operators, span: this.spanFrom(start) };
   }

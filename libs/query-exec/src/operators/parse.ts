@@ -46,6 +46,13 @@ const TYPED_TOKEN: Partial<Record<ColumnKind, RegExp>> = {
   bool: /^(true|false)/i,
 };
 
+/** The regex of a typed capture with kind=regex (other types: `.*`). */
+const REGEX_CAPTURE: Partial<Record<ColumnKind, string>> = {
+  long: '[-+]?\\d+',
+  real: '[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?',
+  bool: '(?i:true|false)',
+};
+
 /** Returns capture texts, or null when the pattern does not match. */
 function matchSimple(s: string, parts: ParsePart[]): string[] | null {
   const caps: string[] = [];
@@ -93,7 +100,9 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
           if (p.kind === 'const') return p.text;
           // Greedy, as Kusto's parse page shows (`flags=U` makes both lazy); Axiom documents no rule.
           if (p.kind === 'skip') return '.*';
-          return `(?P<${captureGroup(captures.indexOf(p))}>.*)`;
+          // A typed capture matches only text of its type (Kusto's parse page: `long` is `\-\d+`), so
+          // the regex finds the occurrence that fits and a row whose text does not fit is no match.
+          return `(?P<${captureGroup(captures.indexOf(p))}>${REGEX_CAPTURE[p.type] ?? '.*'})`;
         })
         .join('');
     regex = compileRegex(pattern + (node.parts[node.parts.length - 1]?.kind === 'capture' ? '$' : ''));
@@ -123,7 +132,7 @@ export async function* parse(input: BatchStream, node: ParseNode, env: ExecEnv):
       if (!texts) continue;
       const converted = captures.map((c, j) => convert(texts![j] ?? '', c.type));
       const failed = converted.some((x, j) => x === null && captures[j].type !== 'string');
-      if (failed && node.mode === 'simple') continue;
+      if (failed && node.mode !== 'relaxed') continue; // simple and regex are strict (Kusto's parse page)
       keep.push(i);
       converted.forEach((x, j) => (out[j][i] = x));
     }

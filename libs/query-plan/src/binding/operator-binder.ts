@@ -23,6 +23,9 @@ export abstract class OperatorBinder extends WindowBinder {
     fuzzy: boolean,
   ): { plans: PlanNode[]; tables: TabularExpr[] };
 
+  /** Plans named by `as` (Kusto): the name `union withsource=` gives their rows. */
+  private readonly asNames = new WeakMap<PlanNode, string>();
+
   protected override buildOperator(input: PlanNode, given: Operator): PlanNode {
     const fields = input.schema;
     const inlined = this.inlineWindowFunctions(given);
@@ -31,6 +34,10 @@ export abstract class OperatorBinder extends WindowBinder {
     switch (op.kind) {
       case 'serialize':
         return this.buildSerialize(input, op);
+      case 'as':
+        // The rows pass unchanged; a union reports the name (withsource=) for this input.
+        this.asNames.set(input, op.name);
+        return input;
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
       case 'search': {
@@ -43,6 +50,17 @@ export abstract class OperatorBinder extends WindowBinder {
         };
       }
       case 'sample': {
+        // A whole-number (long) argument is Kusto's row count: that many rows drawn at random
+        // (`sample 1`); a real is Axiom's probability per row (`sample 0.05`).
+        if (this.bindExpr(op.fraction, fields).type === 'long') {
+          return {
+            kind: 'top',
+            input,
+            count: this.constantCount(op.fraction, fields, 'sample'),
+            keys: [{ expr: call('rand', [], 'real'), desc: false, nullsFirst: false }],
+            schema: fields,
+          };
+        }
         const f = this.constantNumber(op.fraction, fields, 'sample');
         return {
           kind: 'filter',
@@ -378,7 +396,9 @@ export abstract class OperatorBinder extends WindowBinder {
         else schema.push({ ...f });
       }
     }
-    const sourceNames = exprs.map((e) => (e.source.kind === 'dataset' ? e.source.name : 'union'));
+    const sourceNames = exprs.map(
+      (e, i) => this.asNames.get(inputs[i]) ?? (e.source.kind === 'dataset' ? e.source.name : 'union'),
+    );
     return { kind: 'union', inputs, sourceNames, withSource, schema };
   }
 }

@@ -1,0 +1,74 @@
+/**
+ * Kusto's tabular shorthands (issue 19, round 2 operator audit): `sample N`, `sample-distinct`,
+ * `top-hitters` and `as`, each planned as the operators its Kusto page defines it by.
+ */
+import fc from 'fast-check';
+import { QuarryError } from '@quarry/common';
+import type { PlanNode } from './nodes/plan-node';
+import { printPlan } from './printer';
+import { plan } from './test-helpers';
+
+/** The first node of a kind on the path of first inputs from the root. */
+function find(node: PlanNode, kind: PlanNode['kind']): PlanNode | undefined {
+  for (let n: PlanNode | undefined = node; n; n = (n as { input?: PlanNode }).input)
+    if (n.kind === kind) return n;
+  return undefined;
+}
+
+function planError(q: string): QuarryError {
+  try {
+    plan(q);
+  } catch (err) {
+    expect(err).toBeInstanceOf(QuarryError);
+    return err as QuarryError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('buildPlan: Kusto operator shorthands', () => {
+  it('plans `sample N` (a long) as N rows ordered by rand(), and `sample f` (a real) as a filter', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), (n) => {
+        const p = plan(`ds | sample ${n}`);
+        expect(p.root.kind).toBe('top');
+        expect(p.root.kind === 'top' && p.root.count).toBe(n);
+        expect(printPlan(p.root)).toContain('rand()');
+        expect(p.root.schema).toEqual(plan('ds').root.schema);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), (f) => {
+        const p = plan(`ds | sample ${f.toFixed(3)}`);
+        expect(find(p.root, 'filter')).toBeDefined();
+        expect(printPlan(p.root)).toContain(`rand() < ${Number(f.toFixed(3))}`);
+        expect(printPlan(p.root)).not.toContain('by rand()');
+      }),
+    );
+    expect(planError('ds | sample -1').code).toBe('apl_invalid_argument');
+  });
+
+  it('plans `top-hitters N of X [by S]` as summarize count (or sum) by X, then top N desc', () => {
+    const count = plan('ds | top-hitters 3 of method');
+    expect(count.root.schema).toEqual([
+      { name: 'method', type: 'string' },
+      { name: 'approximate_count_method', type: 'long' },
+    ]);
+    expect(count.root.kind).toBe('top');
+    const sum = plan('ds | top-hitters 3 of method by req_duration_ms');
+    expect(sum.root.schema.map((f) => f.name)).toEqual(['method', 'approximate_sum_method']);
+  });
+
+  it('plans `sample-distinct N of X` as one column of at most N distinct values', () => {
+    const p = plan('ds | sample-distinct 5 of method');
+    expect(p.root.schema).toEqual([{ name: 'method', type: 'string' }]);
+    expect(printPlan(p.root)).toMatch(/Limit 5|limit 5|Take 5/i);
+  });
+
+  it('lets `as` pass rows through and name the input of `union withsource=`', () => {
+    expect(plan('ds | as T | count').root.schema).toEqual(plan('ds | count').root.schema);
+    const u = plan('print x = 1 | as A | union withsource=src (print x = 2 | as B), (print x = 3)');
+    const union = find(u.root, 'union');
+    expect(union?.kind === 'union' && union.sourceNames).toEqual(['A', 'B', 'union']);
+    expect(plan('ds | as hint.materialized = true T | count').root.kind).toBeDefined();
+  });
+});
