@@ -25,6 +25,7 @@ import { dynamicArgument, readPolygons, type LngLatPolygon } from './geo-geojson
 import { readLineShape } from './geo-lines';
 import {
   add,
+  angleBetween,
   gnomonicAbout,
   normalize,
   pointInPlanarRing,
@@ -182,7 +183,9 @@ export function unionSphere(
     planar.push(p);
   }
   const united = safeUnion(planar);
-  return united === null ? null : fromPlane(plane, united);
+  // polygon-clipping can fail on nearly degenerate input (vertices 1e-13° apart): the faces, projected
+  // and snapped apart from each other, may still work.
+  return united === null ? cube() : fromPlane(plane, united);
 }
 
 /** GeoJSON for polygons: one Polygon, a MultiPolygon, or the empty GeometryCollection for none. */
@@ -223,11 +226,42 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   const l2 = ringsOf(p2);
   // Too far from one center for one projection: the common area face by face on the cube (geo-cube.ts).
   const cube = (): unknown => {
+    const points: [number, number][] = [];
+    const pieces: [number, number][][] = [];
+    let failed = false;
     const areas = cubeIntersection(
       s1.map((rings, i) => ({ rings, lngLats: l1[i] })),
       s2.map((rings, i) => ({ rings, lngLats: l2[i] })),
+      (view, common) => {
+        // The touching points and stretches of the rings' parts in this face, in its plane.
+        const face: Plane = { g: view.g, original: new Map() };
+        const inFace = (rings: readonly LngLat[][]): PlanarLine[] => {
+          const out: PlanarLine[] = [];
+          for (const ring of rings)
+            for (const piece of view.clipLine([...ring, ring[0]])) {
+              const line = projectLine(face, piece);
+              if (line === null) failed = true;
+              else out.push(line);
+            }
+          return out;
+        };
+        const touch = touchingOutside(face, inFace(l1.flat()), inFace(l2.flat()), common);
+        points.push(...touch.points);
+        pieces.push(...touch.lines);
+      },
     );
-    return areas === null ? null : polygonsGeoJson(areas);
+    if (areas === null || failed) return null;
+    // A stretch across a face boundary comes in one piece per face: joined here where they meet.
+    const inputVertices = new Set([...l1, ...l2].flat(2).map((p) => `${p[0]},${p[1]}`));
+    const lines = joinPieces(pieces, inputVertices);
+    // A point on a face boundary is found in both faces (in two planes: equal to about 1e-15).
+    const near = (p: readonly [number, number], q: readonly [number, number]): boolean =>
+      angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
+    const isolated: [number, number][] = [];
+    for (const p of points)
+      if (!isolated.some((q) => near(p, q)) && !lines.some((l) => l.some((q) => near(p, q))))
+        isolated.push(p);
+    return intersectionGeoJson(isolated, lines, areas);
   };
   const plane = planeFor([...s1, ...s2]);
   if (plane === null) return cube();
@@ -247,7 +281,7 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   const u1 = safeUnion(planar1);
   const u2 = safeUnion(planar2);
   const common = u1 === null || u2 === null ? null : safeIntersection(u1, u2);
-  if (common === null) return null;
+  if (common === null) return cube();
   // Where the boundaries also touch outside the common area: points and shared edges, as Kusto's page
   // shows (polygons meeting in a vertex intersect in that Point).
   const boundary = (rings: readonly LngLat[][]): PlanarLine[] | null => {
@@ -262,9 +296,37 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
   const b1 = boundary(l1.flat());
   const b2 = boundary(l2.flat());
   if (b1 === null || b2 === null) return null;
+  const { points, lines } = touchingOutside(plane, b1, b2, common);
+  return intersectionGeoJson(points, lines, fromPlane(plane, common));
+}
+
+/** Points, then lines, then areas: one of them alone, a GeometryCollection of several, or the empty one. */
+function intersectionGeoJson(
+  points: readonly [number, number][],
+  lines: readonly [number, number][][],
+  areas: readonly PolygonCoordinates[],
+): unknown {
+  const parts: unknown[] = [];
+  if (points.length > 0) parts.push(pointsGeoJson(points));
+  if (lines.length > 0) parts.push(linesGeoJson(lines));
+  if (areas.length > 0) parts.push(polygonsGeoJson(areas));
+  if (parts.length === 0) return EMPTY_COLLECTION;
+  return parts.length === 1 ? parts[0] : { type: 'GeometryCollection', geometries: parts };
+}
+
+/**
+ * Where two polygons' boundaries (b1, b2: projected rings) touch outside their common area (`common`, in
+ * the same plane): isolated points and shared stretches, as Kusto's page shows them beside the area.
+ */
+function touchingOutside(
+  plane: Plane,
+  b1: readonly PlanarLine[],
+  b2: readonly PlanarLine[],
+  common: PlanarMultiPolygon,
+): { points: [number, number][]; lines: [number, number][][] } {
   const touch = contacts(plane, b1, b2);
-  const covered = (p: readonly [number, number]): boolean => {
-    const q = project(plane.g, toVec(p[0], p[1]));
+  const coveredVec = (v: Vec3): boolean => {
+    const q = project(plane.g, v);
     if (q === null) return false;
     return common.some(
       (poly) =>
@@ -273,17 +335,16 @@ export function intersectPolygons(a: unknown, b: unknown): unknown {
         poly.some((ring) => ring.some((v, i) => i + 1 < ring.length && nearSegment(q, v, ring[i + 1]))),
     );
   };
-  const points = touch.isolated.filter((p) => !covered(p));
-  const lines = touch.lines.filter(
-    (l) => !l.every((p, i) => i === 0 || covered([(p[0] + l[i - 1][0]) / 2, (p[1] + l[i - 1][1]) / 2])),
-  );
-  const areas = fromPlane(plane, common);
-  const parts: unknown[] = [];
-  if (points.length > 0) parts.push(pointsGeoJson(points));
-  if (lines.length > 0) parts.push(linesGeoJson(lines));
-  if (areas.length > 0) parts.push(polygonsGeoJson(areas));
-  if (parts.length === 0) return EMPTY_COLLECTION;
-  return parts.length === 1 ? parts[0] : { type: 'GeometryCollection', geometries: parts };
+  const covered = (p: readonly [number, number]): boolean => coveredVec(toVec(p[0], p[1]));
+  // A stretch is covered when the middle of each of its edges is (the geodesic midpoint).
+  const middleCovered = (p: readonly [number, number], q: readonly [number, number]): boolean => {
+    const m = normalize(add(toVec(p[0], p[1]), toVec(q[0], q[1])));
+    return m !== null && coveredVec(m);
+  };
+  return {
+    points: touch.isolated.filter((p) => !covered(p)),
+    lines: touch.lines.filter((l) => !l.every((p, i) => i === 0 || middleCovered(l[i - 1], p))),
+  };
 }
 
 /** Whether q lies on the segment a–b (within about 1e-12 of the plane's unit). */
@@ -399,6 +460,31 @@ function chainPieces(pieces: readonly [number, number][][]): [number, number][][
     else out.push([...piece]);
   }
   return out;
+}
+
+/**
+ * Pieces joined end to start wherever one ends where another starts (in any order). The joining point is
+ * dropped unless `keep` holds it: pieces cut at a face boundary meet on the input edge they both lie on.
+ */
+function joinPieces(pieces: readonly [number, number][][], keep: ReadonlySet<string>): [number, number][][] {
+  const key = (p: readonly [number, number]): string => `${p[0]},${p[1]}`;
+  const lines = pieces.map((p) => [...p]);
+  for (let merged = true; merged;) {
+    merged = false;
+    for (let i = 0; i < lines.length && !merged; i++)
+      for (let j = 0; j < lines.length && !merged; j++) {
+        if (i === j) continue;
+        const a = lines[i];
+        const b = lines[j];
+        if (key(a[a.length - 1]) === key(b[0])) {
+          if (!keep.has(key(b[0])) && a.length > 1 && b.length > 1) a.pop();
+          a.push(...b.slice(1));
+          lines.splice(j, 1);
+          merged = true;
+        }
+      }
+  }
+  return lines;
 }
 
 const linesGeoJson = (lines: readonly [number, number][][]): unknown =>

@@ -286,4 +286,59 @@ describe('geo_union_polygons_array and geo_intersection_2polygons for large poly
       { numRuns: 200 },
     );
   });
+
+  it('returns where large polygons only touch: a shared edge across faces as one line, a shared vertex as a point', () => {
+    const north = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-110, 0],
+          [-20, 0],
+          [70, 0],
+          [70, 30],
+          [-20, 40],
+          [-110, 30],
+          [-110, 0],
+        ],
+      ],
+    };
+    const south = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-110, 0],
+          [-110, -30],
+          [-20, -40],
+          [70, -30],
+          [70, 0],
+          [-20, 0],
+          [-110, 0],
+        ],
+      ],
+    };
+    // 180° of longitude: beyond one plane. The shared equator crosses face boundaries at -45° and 45°.
+    expect(spread([north, south])).toBeGreaterThan(84);
+    expect(intersect([north, south])).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [-110, 0],
+        [-20, 0],
+        [70, 0],
+      ],
+    });
+    const east = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [70, 0],
+          [100, -30],
+          [130, 0],
+          [100, 30],
+          [70, 0],
+        ],
+      ],
+    };
+    expect(spread([north, east])).toBeGreaterThan(84);
+    expect(intersect([north, east])).toEqual({ type: 'Point', coordinates: [70, 0] });
+  });
 });

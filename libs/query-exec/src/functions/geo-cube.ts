@@ -38,6 +38,7 @@ import {
   project,
   ringLeftArea,
   toLngLat,
+  toVec,
   unproject,
   type Gnomonic,
   type LngLat,
@@ -58,6 +59,8 @@ const snap = (x: number): number => Math.round(x * GRID) / GRID;
 const R3 = 1 / Math.sqrt(3);
 /** Distance (sine of the angle) within which a vertex counts as on a face-boundary plane. */
 const ON_PLANE = 1e-15;
+/** Cosine of the longest edge (150°) made by dropping a face-boundary vertex. */
+const MAX_EDGE_COS = Math.cos((150 * Math.PI) / 180);
 
 /** A vertex of a clipped ring: its vector, where it comes from, and what it lies on. */
 interface ClipVertex {
@@ -202,37 +205,75 @@ function clipRing(ring: readonly Vec3[], lngLats: readonly LngLat[] | undefined,
   return work.length >= 3 ? work : [];
 }
 
-/** The smaller side of a shell: the shell projected about the mean of its vertices, or null past a hemisphere. */
-interface SpherePolygonTest {
-  g: Gnomonic;
-  rings: Pair[][];
+/**
+ * Containment on the sphere for rings of any size (each ring bounds the smaller of its two sides, as
+ * Kusto's pages define shells and holes): the parity of ring edges crossed on the way from a reference
+ * point just left of an edge, whose side is known, to the point.
+ */
+interface RingTest {
+  ring: Vec3[];
+  /** Reference points just left of two edges (two, so one is far from any point's antipode). */
+  refs: Vec3[];
+  /** Whether the ring's left side is its smaller side. */
+  leftIsSmall: boolean;
+}
+
+/** A polygon's rings (shell first) as containment tests; null when the shell covers half the sphere or more. */
+type SpherePolygonTest = RingTest[];
+
+/** Offset (radians) of a reference point from the middle of its edge. */
+const REF_OFFSET = 1e-9;
+
+function ringTest(ring: readonly Vec3[]): RingTest | null {
+  const refs: Vec3[] = [];
+  for (const i of [0, Math.floor(ring.length / 2)]) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    const m = normalize([a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    const n = normalize(cross(a, b));
+    if (m === null || n === null) return null;
+    const o = normalize([m[0] + REF_OFFSET * n[0], m[1] + REF_OFFSET * n[1], m[2] + REF_OFFSET * n[2]]);
+    if (o === null) return null;
+    refs.push(o);
+  }
+  return { ring: [...ring], refs, leftIsSmall: ringLeftArea(ring) < 2 * Math.PI };
 }
 
 function prepareTest(rings: readonly Vec3[][]): SpherePolygonTest | null {
-  let sum: Vec3 = [0, 0, 0];
-  for (const v of rings[0]) sum = [sum[0] + v[0], sum[1] + v[1], sum[2] + v[2]];
-  const center = normalize(sum);
-  if (center === null) return null;
-  const g = gnomonicAbout(center);
-  const planar: Pair[][] = [];
+  const out: RingTest[] = [];
   for (const ring of rings) {
-    const out: Pair[] = [];
-    for (const v of ring) {
-      const q = project(g, v);
-      // A hole may reach past the shell's hemisphere only if the shell does.
-      if (q === null) return null;
-      out.push(q);
-    }
-    planar.push(out);
+    const t = ringTest(ring);
+    if (t === null) return null;
+    out.push(t);
   }
-  return { g, rings: planar };
+  // A shell whose smaller side is not a polygon of less than half the sphere is out of scope.
+  return out;
+}
+
+/** Whether the arcs p–q and a–b (each under 180°) cross. */
+function arcsCross(p: Vec3, q: Vec3, a: Vec3, b: Vec3): boolean {
+  const n1 = cross(a, b);
+  const n2 = cross(p, q);
+  if (dot(p, n1) * dot(q, n1) >= 0 || dot(a, n2) * dot(b, n2) >= 0) return false;
+  // The great circles meet at x and -x: the arcs cross when both hold the same one.
+  const x = cross(n1, n2);
+  const onAb = dot(cross(a, x), n1) > 0 && dot(cross(x, b), n1) > 0;
+  const onPq = dot(cross(p, x), n2) > 0 && dot(cross(x, q), n2) > 0;
+  return onAb === onPq;
+}
+
+/** Whether v is on the smaller side of the ring. */
+function inRing(t: RingTest, v: Vec3): boolean {
+  // The reference farther from v's antipode (the arc to it is then well defined).
+  const ref = dot(t.refs[0], v) >= dot(t.refs[1], v) ? t.refs[0] : t.refs[1];
+  let left = true;
+  for (let i = 0; i < t.ring.length; i++)
+    if (arcsCross(ref, v, t.ring[i], t.ring[(i + 1) % t.ring.length])) left = !left;
+  return left === t.leftIsSmall;
 }
 
 function insideTest(t: SpherePolygonTest, v: Vec3): boolean {
-  const q = project(t.g, v);
-  if (q === null) return false;
-  if (!pointInPlanarRing(q[0], q[1], t.rings[0])) return false;
-  return !t.rings.slice(1).some((h) => pointInPlanarRing(q[0], q[1], h));
+  return inRing(t[0], v) && !t.slice(1).some((h) => inRing(h, v));
 }
 
 /** Test points inside a face (plane coordinates), tried in turn until one is clear of every edge. */
@@ -358,6 +399,7 @@ interface Vertex {
 function cubeOperation(
   groups: readonly (readonly CubeShape[])[],
   combine: (regions: PlanarMultiPolygon[]) => PlanarMultiPolygon | null,
+  onFace?: (view: FaceView, result: PlanarMultiPolygon) => void,
 ): PolygonCoordinates[] | null {
   const tests: SpherePolygonTest[][] = [];
   for (const group of groups) {
@@ -387,6 +429,7 @@ function cubeOperation(
     }
     const result = combine(perGroup);
     if (result === null) return null;
+    onFace?.({ g: face.g, clipLine: (line) => clipLine(line, face) }, result);
     for (const poly of result)
       for (const ring of poly) {
         const ids: string[] = [];
@@ -520,6 +563,9 @@ function joinFaces(vertices: Map<string, Vertex>, edges: readonly Edge[]): Polyg
         if (cur.kind !== 'clip' && cur.kind !== 'corner') continue;
         const prev = ring[(i + ring.length - 1) % ring.length].v;
         const next = ring[(i + 1) % ring.length].v;
+        // Kept where the edge left would be too long to be sure of (near 180°: its arc is ambiguous);
+        // polygon-clipping drops collinear input vertices, so that edge need not be an input edge.
+        if (dot(prev, next) < MAX_EDGE_COS) continue;
         const n = normalize(cross(prev, next));
         if (n === null || Math.abs(dot(cur.v, n)) > 1e-14) continue;
         if (dot(cross(prev, cur.v), n) <= 0 || dot(cross(cur.v, next), n) <= 0) continue;
@@ -566,8 +612,54 @@ export function cubeUnion(shapes: readonly CubeShape[]): PolygonCoordinates[] | 
 export function cubeIntersection(
   a: readonly CubeShape[],
   b: readonly CubeShape[],
+  onFace?: (view: FaceView, common: PlanarMultiPolygon) => void,
 ): PolygonCoordinates[] | null {
-  return cubeOperation([a, b], ([u1, u2]) =>
-    u1.length === 0 || u2.length === 0 ? [] : tryOp(() => intersection(u1, u2)),
+  return cubeOperation(
+    [a, b],
+    ([u1, u2]) => (u1.length === 0 || u2.length === 0 ? [] : tryOp(() => intersection(u1, u2))),
+    onFace,
   );
+}
+
+/** A face as the caller sees it: its projection, and lines cut to the face. */
+export interface FaceView {
+  g: Gnomonic;
+  /**
+   * The parts of a line ([lng, lat] vertices; geodesic edges) inside the face, as lines. Input vertices
+   * come back as given; the ends where the line crosses a face boundary are computed as for polygons, so
+   * the faces on both sides agree on them to the bit.
+   */
+  clipLine: (line: readonly LngLat[]) => LngLat[][];
+}
+
+function clipLine(line: readonly LngLat[], face: Face): LngLat[][] {
+  const vecs = line.map((p) => toVec(p[0], p[1]));
+  const out: LngLat[][] = [];
+  for (let i = 0; i + 1 < line.length; i++) {
+    const a = vecs[i];
+    const b = vecs[i + 1];
+    let from: { v: Vec3; at: LngLat } | null = { v: a, at: line[i] };
+    let to: { v: Vec3; at: LngLat } | null = { v: b, at: line[i + 1] };
+    for (const plane of face.planes) {
+      if (from === null || to === null) break;
+      const df = dot(from.v, plane.n);
+      const dt = dot(to.v, plane.n);
+      const fIn = df >= -ON_PLANE;
+      const tIn = dt >= -ON_PLANE;
+      if (!fIn && !tIn) from = to = null;
+      else if (fIn !== tIn && Math.abs(df) > ON_PLANE && Math.abs(dt) > ON_PLANE) {
+        const v = crossing(a, b, plane.n);
+        const at = toLngLat(v);
+        if (fIn) to = { v, at };
+        else from = { v, at };
+      } else if (!fIn) from = to;
+      else if (!tIn) to = from;
+    }
+    if (from === null || to === null || from.v === to.v) continue;
+    const last = out[out.length - 1];
+    const end = last?.[last.length - 1];
+    if (end !== undefined && end[0] === from.at[0] && end[1] === from.at[1]) last.push(to.at);
+    else out.push([from.at, to.at]);
+  }
+  return out;
 }
