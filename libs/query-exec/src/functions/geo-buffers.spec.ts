@@ -149,6 +149,25 @@ describe('geo_line_buffer', () => {
     );
   });
 
+  it('buffers a line 170° long (too wide for one gnomonic projection: united per cube face)', () => {
+    const coordinates = [-85, -51, -17, 17, 51, 85].map((lng) => [lng, 0]);
+    const radius = 200_000;
+    const b = call('geo_line_buffer', { type: 'LineString', coordinates }, radius, 100);
+    expect(b).not.toBeNull();
+    expect((b as { type: string }).type).toBe('Polygon');
+    const chain = coordinates.map(([x, y]) => toVec(x, y));
+    const r = radius / EARTH_RADIUS_M;
+    for (let i = 0; i < chain.length; i++)
+      for (let k = 0; k < 12; k++) {
+        const bearing = (2 * Math.PI * k) / 12 + 0.1;
+        const inside = away(chain[i], bearing, r * 0.95);
+        expect(contains(b, inside)).toBe(true);
+        const outside = away(chain[i], bearing, r * 1.3);
+        if (distanceToChain(toVec(outside[0], outside[1]), chain, false) > r * 1.01)
+          expect(contains(b, outside)).toBe(false);
+      }
+  });
+
   it('answers null for invalid input', () => {
     expect(call('geo_line_buffer', { type: 'LineString' }, 5)).toBeNull();
     expect(
