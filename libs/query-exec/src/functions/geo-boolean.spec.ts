@@ -345,6 +345,64 @@ describe('geo_intersection_2lines and geo_intersection_line_with_polygon', () =>
     );
   });
 
+  it('a line along a polygon edge keeps that edge (its vertices as given); touching points lie on the boundary', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.2, max: 2, noNaN: true }), { minLength: 3, maxLength: 9 }),
+        fc.nat(),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (radii, k, beyond) => {
+          const polygon = star(20, 30, radii);
+          const ring = polygon.coordinates[0];
+          const i = k % (ring.length - 1);
+          const a = toVec(ring[i][0], ring[i][1]);
+          const b = toVec(ring[i + 1][0], ring[i + 1][1]);
+          // The edge's great circle beyond both ends (the geodesic through a and b, extended).
+          const along = (t: number): number[] => {
+            const theta = angleBetween(a, b);
+            const w = [0, 1, 2].map(
+              (c) => (Math.sin((1 - t) * theta) * a[c] + Math.sin(t * theta) * b[c]) / Math.sin(theta),
+            ) as unknown as Vec3;
+            const q = toLngLat(w);
+            return [q[0], q[1]];
+          };
+          const line = [along(-beyond), ring[i], ring[i + 1], along(1 + beyond)];
+          const r = linePolygon([{ type: 'LineString', coordinates: line }, polygon]) as {
+            type: string;
+            coordinates?: unknown;
+            geometries?: { type: string; coordinates: unknown }[];
+          };
+          const parts =
+            r.type === 'GeometryCollection'
+              ? (r.geometries ?? [])
+              : [r as { type: string; coordinates: unknown }];
+          const lines = parts.flatMap((g) =>
+            g.type === 'LineString'
+              ? [g.coordinates as number[][]]
+              : g.type === 'MultiLineString'
+                ? (g.coordinates as number[][][])
+                : [],
+          );
+          const same = (p: number[], q: number[]): boolean => p[0] === q[0] && p[1] === q[1];
+          expect(
+            lines.some((l) =>
+              l.some((p, j) => j + 1 < l.length && same(p, ring[i]) && same(l[j + 1], ring[i + 1])),
+            ),
+          ).toBe(true);
+          const points = parts.flatMap((g) =>
+            g.type === 'Point'
+              ? [g.coordinates as number[]]
+              : g.type === 'MultiPoint'
+                ? (g.coordinates as number[][])
+                : [],
+          );
+          for (const p of points) expect(boundaryDistance([polygon], toVec(p[0], p[1]))).toBeLessThan(1e-12);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('a line touching the closed polygon gives the touching points and the stretches along its edges', () => {
     // The square [0,0]-[2,2]: its edges are geodesics, so a test line must run along the same great
     // circles (the meridians lng = 0 and lng = 2, or the square's own edges as given).
