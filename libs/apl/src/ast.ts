@@ -219,6 +219,11 @@ export type Operator =
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
   /** `as [hint.materialized = b] Name` (Kusto): names the input; `union withsource=` reports that name. */
   | { kind: 'as'; name: string; span: SourceSpan }
+  /**
+   * `mv-apply [with_itemindex = I] Items [limit N] on (SubQuery)` (Kusto): each input row's arrays are
+   * expanded into a subtable, the subquery runs over it, and the row's other columns are added back.
+   */
+  | { kind: 'mv-apply'; expand: Extract<Operator, { kind: 'mv-expand' }>; body: Operator[]; span: SourceSpan }
   /** `serialize [Name = Expr, ...]`: marks the row order as safe for window functions (Kusto). */
   | { kind: 'serialize'; items: Assignment[]; span: SourceSpan }
   | {

@@ -64,6 +64,31 @@ describe('buildPlan: Kusto operator shorthands', () => {
     expect(printPlan(p.root)).toMatch(/Limit 5|limit 5|Take 5/i);
   });
 
+  it('plans mv-apply: the subquery per subtable, the input row’s columns first', () => {
+    const p = plan(
+      'datatable(i: long, a: dynamic) [1, dynamic([1, 2])] | mv-apply x = a to typeof(long) on (top 1 by x | extend y = x * 2)',
+    );
+    expect(p.root.schema).toEqual([
+      { name: 'i', type: 'long' },
+      { name: 'a', type: 'dynamic' },
+      { name: 'x', type: 'long' },
+      { name: 'y', type: 'long' },
+    ]);
+    // A column expanded without a new name is replaced by its elements (at the end, as Kusto adds it).
+    expect(
+      plan('datatable(i: long, a: dynamic) [1, dynamic([1])] | mv-apply a on (take 1)').root.schema,
+    ).toEqual([
+      { name: 'i', type: 'long' },
+      { name: 'a', type: 'dynamic' },
+    ]);
+    expect(
+      planError('print a = dynamic([1]) | mv-apply a on (join (print b = 1) on $left.a == $right.b)').code,
+    ).toBe('apl_unsupported');
+    expect(planError('print a = dynamic([1]) | mv-apply a + 1 on (take 1)').code).toBe(
+      'apl_invalid_argument',
+    );
+  });
+
   it('lets `as` pass rows through and name the input of `union withsource=`', () => {
     expect(plan('ds | as T | count').root.schema).toEqual(plan('ds | count').root.schema);
     const u = plan('print x = 1 | as A | union withsource=src (print x = 2 | as B), (print x = 3)');

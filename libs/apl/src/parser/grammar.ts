@@ -35,6 +35,7 @@ export const TABULAR_OPERATORS = [
   'as',
   'sample-distinct',
   'top-hitters',
+  'mv-apply',
 ];
 
 /** Word operators at comparison level that take a single right operand. */

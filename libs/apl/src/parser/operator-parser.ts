@@ -151,6 +151,21 @@ export abstract class OperatorParser extends ExpressionParser {
           throw this.expected('a name after as', nameTok);
         return done({ kind: 'as' as const, name: nameTok.text });
       }
+      case 'mv-apply': {
+        const expand = this.parseMvExpand() as Extract<Operator, { kind: 'mv-expand' }>;
+        if (expand.bagExpansion !== 'bag')
+          throw this.invalidKind('mv-apply', 'mv-apply takes no bag expansion kind', 'array', []);
+        this.expectIdent('on');
+        this.expectPunct('(');
+        const body: Operator[] = [];
+        do {
+          const op = this.parseOperator();
+          if (Array.isArray(op)) body.push(...op);
+          else body.push(op);
+        } while (this.acceptPunct('|'));
+        this.expectPunct(')');
+        return done({ kind: 'mv-apply' as const, expand, body });
+      }
       case 'sample-distinct':
       case 'top-hitters':
         return this.parseSampleDistinctOrTopHitters(nameTok.text, start);

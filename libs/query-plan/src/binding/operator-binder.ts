@@ -1,7 +1,7 @@
 /**
  * The tabular operators after `|`, each turned into plan nodes over its input.
  */
-import { aplError, type NamePattern, type Operator, type TabularExpr } from '@quarry/apl';
+import { aplError, type Expr, type NamePattern, type Operator, type TabularExpr } from '@quarry/apl';
 import { call, col, lit } from '../expr';
 import { type NamedExpr, type ParseKvOptions, type PlanNode, hasField } from '../nodes/plan-node';
 import { unifyTypes, type AplType, type Field } from '../types';
@@ -34,6 +34,8 @@ export abstract class OperatorBinder extends WindowBinder {
     switch (op.kind) {
       case 'serialize':
         return this.buildSerialize(input, op);
+      case 'mv-apply':
+        return this.buildMvApply(input, op);
       case 'as':
         // The rows pass unchanged; a union reports the name (withsource=) for this input.
         this.asNames.set(input, op.name);
@@ -318,6 +320,189 @@ export abstract class OperatorBinder extends WindowBinder {
         );
       }
     }
+  }
+
+  /**
+   * `mv-apply` (Kusto) as operators Quarry has: the input rows are numbered (`serialize __mva_row =
+   * row_number()`); the subtables are `project __mva_row, <other columns>, Items | mv-expand Items`; the
+   * subquery runs over
+   * them with each operator made per subtable (`summarize … by __mva_row, …`, `top`/`take` as a
+   * `row_number` that restarts at each subtable, `sort by __mva_row, …`); its rows are joined back to the
+   * input row's other columns, in input order. A column expanded without a new name is replaced.
+   */
+  protected buildMvApply(input: PlanNode, op: Extract<Operator, { kind: 'mv-apply' }>): PlanNode {
+    const ROW = '__mva_row';
+    const SEQ = '__mva_seq';
+    const RN = '__mva_rn';
+    const span = op.span;
+    const name = (n: string): Expr => ({ kind: 'name', name: n, quoted: true, span });
+    const fn = (n: string, args: Expr[]): Expr => ({ kind: 'call', name: n, args, nameSpan: span, span });
+    const rowKey = { name: ROW, expr: name(ROW), span };
+    const numbered = this.buildOperator(input, {
+      kind: 'serialize',
+      items: [{ name: ROW, expr: fn('row_number', []), span }],
+      span,
+    });
+    // The subtables: the row number and each expanded expression under its column name.
+    const replaced = new Set<string>();
+    const names = op.expand.items.map((item) => {
+      if (item.name) return item.name;
+      if (item.expr.kind === 'name') {
+        replaced.add(item.expr.name);
+        return item.expr.name;
+      }
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'mv-apply', reason: 'name an expanded expression that is not a column (Name = Expr)' },
+        item.span,
+      );
+    });
+    // The subquery also sees the row's other columns (Kusto's property-bag example expands `Pack` there).
+    const passed = numbered.schema.filter(
+      (f) => f.name !== ROW && !replaced.has(f.name) && !names.includes(f.name),
+    );
+    let sub = this.buildOperator(numbered, {
+      kind: 'project',
+      items: [
+        rowKey,
+        ...passed.map((f) => ({ name: f.name, expr: name(f.name), span })),
+        ...op.expand.items.map((item, i) => ({ name: names[i], expr: item.expr, span: item.span })),
+      ],
+      span,
+    });
+    sub = this.buildOperator(sub, {
+      ...op.expand,
+      items: op.expand.items.map((item, i) => ({ ...item, name: undefined, expr: name(names[i]) })),
+    });
+    const perSubtable = (from: PlanNode, count: Expr): PlanNode => {
+      const restart = fn('row_number', [
+        { kind: 'literal', type: 'long', value: 1, span },
+        { kind: 'binary', op: '!=', left: name(ROW), right: fn('prev', [name(ROW)]), opSpan: span, span },
+      ]);
+      let n = this.buildOperator(from, {
+        kind: 'serialize',
+        items: [{ name: RN, expr: restart, span }],
+        span,
+      });
+      n = this.buildOperator(n, {
+        kind: 'where',
+        predicate: { kind: 'binary', op: '<=', left: name(RN), right: count, opSpan: span, span },
+        span,
+      });
+      return this.projectFields(
+        n,
+        n.schema.filter((f) => f.name !== RN),
+      );
+    };
+    for (const step of op.body) {
+      switch (step.kind) {
+        case 'where':
+        case 'extend':
+        case 'parse':
+        case 'parse-kv':
+        case 'mv-expand':
+        case 'project-rename':
+        case 'project-away':
+        case 'search':
+        case 'redact':
+          sub = this.buildOperator(sub, step);
+          break;
+        case 'project':
+          sub = this.buildOperator(sub, { ...step, items: [rowKey, ...step.items] });
+          break;
+        case 'project-keep':
+        case 'project-reorder':
+          sub = this.buildOperator(sub, {
+            ...step,
+            patterns: [{ pattern: ROW, wildcard: false, span }, ...step.patterns],
+          });
+          break;
+        case 'summarize':
+          sub = this.buildOperator(sub, { ...step, by: [rowKey, ...step.by] });
+          break;
+        case 'count':
+          sub = this.buildOperator(sub, {
+            kind: 'summarize',
+            aggs: [{ name: 'count', expr: fn('count', []), span }],
+            by: [rowKey],
+            span,
+          });
+          break;
+        case 'distinct':
+          if (!(step.items.length === 1 && step.items[0].kind === 'star'))
+            sub = this.buildOperator(sub, { ...step, items: [name(ROW), ...step.items] });
+          else sub = this.buildOperator(sub, step);
+          break;
+        case 'sort':
+          sub = this.buildOperator(sub, {
+            ...step,
+            keys: [{ expr: name(ROW), desc: false, nullsFirst: false, span }, ...step.keys],
+          });
+          break;
+        case 'take':
+          sub = perSubtable(sub, step.count);
+          break;
+        case 'top':
+          sub = this.buildOperator(sub, {
+            kind: 'sort',
+            keys: [{ expr: name(ROW), desc: false, nullsFirst: false, span }, ...step.keys],
+            span,
+          });
+          sub = perSubtable(sub, step.count);
+          break;
+        default:
+          throw aplError(
+            'apl_unsupported',
+            {
+              what: `'${step.kind}' inside mv-apply (Quarry runs row-wise operators, summarize, count, distinct, sort, top and take there)`,
+            },
+            step.span,
+          );
+      }
+    }
+    sub = this.buildOperator(sub, {
+      kind: 'serialize',
+      items: [{ name: SEQ, expr: fn('row_number', []), span }],
+      span,
+    });
+    const left = this.projectFields(
+      numbered,
+      numbered.schema.filter((f) => !replaced.has(f.name)),
+    );
+    const schema = [...left.schema];
+    const rightNames: (string | null)[] = [];
+    for (const f of sub.schema) {
+      // The row's own columns come from the input row (the left side), in input order.
+      if (f.name === ROW || hasField(left.schema, f.name)) {
+        rightNames.push(null);
+        continue;
+      }
+      let out = f.name;
+      for (let n = 1; hasField(schema, out); n++) out = `${f.name}${n}`;
+      rightNames.push(out);
+      schema.push({ name: out, type: f.type });
+    }
+    const joined: PlanNode = {
+      kind: 'join',
+      left,
+      right: sub,
+      joinKind: 'inner',
+      on: [{ left: ROW, right: ROW }],
+      rightNames,
+      schema,
+    };
+    const sorted = this.buildOperator(joined, {
+      kind: 'sort',
+      keys: [
+        { expr: name(ROW), desc: false, nullsFirst: false, span },
+        { expr: name(SEQ), desc: false, nullsFirst: false, span },
+      ],
+      span,
+    });
+    return this.projectFields(
+      sorted,
+      sorted.schema.filter((f) => f.name !== ROW && f.name !== SEQ),
+    );
   }
 
   protected matchPatterns(patterns: NamePattern[], fields: Field[]): Set<string> {
