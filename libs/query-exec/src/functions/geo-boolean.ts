@@ -525,30 +525,69 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
   const shape = readLineShape(lineArg);
   const polygons = readPolygons(polygonArg);
   if (shape === null || polygons === null) return null;
-  const plane = planeFor([...lineVecs(shape.lines), ...sphereRings(polygons)]);
-  if (plane === null) return null;
-  // Projected like the line (not snapped to toPlane's grid), so a line along a ring edge is collinear
-  // with it in the plane too.
   const ringLngLats = ringsOf(polygons);
-  const planarPolygons: Pair[][][] = [];
-  for (const rings of ringLngLats) {
-    const planar: Pair[][] = [];
-    for (const ring of rings) {
-      const p = projectLine(plane, ring);
-      if (p === null) return null;
-      planar.push(p.xy);
+  const plane = planeFor([...lineVecs(shape.lines), ...sphereRings(polygons)]);
+  const fits = (): PlanarLine[][][] | null => {
+    if (plane === null) return null;
+    // Projected like the line (not snapped to toPlane's grid), so a line along a ring edge is collinear
+    // with it in the plane too.
+    const out: PlanarLine[][][] = [];
+    for (const rings of ringLngLats) {
+      const planar: PlanarLine[][] = [];
+      for (const ring of rings) {
+        const p = projectLine(plane, [...ring, ring[0]]);
+        if (p === null) return null;
+        planar.push([p]);
+      }
+      out.push(planar);
     }
-    planarPolygons.push(planar);
-  }
+    for (const l of shape.lines) if (projectLine(plane, l) === null) return null;
+    return out;
+  };
+  const planarPolygons = fits();
+  if (plane === null || planarPolygons === null) return lineWithPolygonOnCube(shape.lines, polygons);
   const inside = (x: number, y: number): boolean =>
     planarPolygons.some(
-      (rings) => pointInPlanarRing(x, y, rings[0]) && !rings.slice(1).some((h) => pointInPlanarRing(x, y, h)),
+      (rings) =>
+        pointInPlanarRing(x, y, rings[0][0].xy.slice(0, -1)) &&
+        !rings.slice(1).some((h) => pointInPlanarRing(x, y, h[0].xy.slice(0, -1))),
     );
+  const lines = shape.lines.map((l) => projectLine(plane, l) as PlanarLine);
+  const { pieces, touches } = cutLines(plane, lines, planarPolygons.flat(2), inside);
+  return lineResult(chainPieces(pieces), pieces, touches, (p, q) => p[0] === q[0] && p[1] === q[1]);
+}
+
+/** Points, then lines: one kind alone, a GeometryCollection of both, or the empty one. */
+function lineResult(
+  lines: [number, number][][],
+  pieces: readonly [number, number][][],
+  touches: readonly [number, number][],
+  same: (p: readonly [number, number], q: readonly [number, number]) => boolean,
+): unknown {
+  // A contact point at the end of a kept piece is part of the lines; the others are points of their own.
+  const points: [number, number][] = [];
+  for (const p of touches)
+    if (!points.some((q) => same(p, q)) && !pieces.some((l) => l.some((q) => same(p, q)))) points.push(p);
+  if (lines.length === 0 && points.length === 0) return EMPTY_COLLECTION;
+  if (points.length === 0) return linesGeoJson(lines);
+  if (lines.length === 0) return pointsGeoJson(points);
+  return { type: 'GeometryCollection', geometries: [pointsGeoJson(points), linesGeoJson(lines)] };
+}
+
+/**
+ * The line's pieces in the closed polygon and its touching points, in one plane: each line edge is cut
+ * where it meets a ring edge (`edges`: the rings, or their parts in a cube face, as polylines), and a piece
+ * is kept when its middle is inside or on a ring edge.
+ */
+function cutLines(
+  plane: Plane,
+  lines: readonly PlanarLine[],
+  edges: readonly PlanarLine[],
+  inside: (x: number, y: number) => boolean,
+): { pieces: [number, number][][]; touches: [number, number][] } {
   const pieces: [number, number][][] = [];
   const touches: [number, number][] = [];
-  for (const l of shape.lines) {
-    const line = projectLine(plane, l);
-    if (line === null) return null;
+  for (const line of lines) {
     for (let i = 0; i + 1 < line.xy.length; i++) {
       const a = line.xy[i];
       const b = line.xy[i + 1];
@@ -559,30 +598,27 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
         { t: 1, contact: false },
       ];
       const along: [number, number][] = [];
-      planarPolygons.forEach((rings, p) =>
-        rings.forEach((ring, r) => {
-          const given = ringLngLats[p][r];
-          for (let k = 0; k < ring.length; k++) {
-            const k1 = (k + 1) % ring.length;
-            const c = ring[k];
-            const d = ring[k1];
-            const m = meetParams(a, b, c, d);
-            if (m.overlap) {
-              along.push([m.t[0], m.t[1]]);
-              for (const t of m.t) {
-                const q: Pair = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
-                const at = samePoint(q, c) ? given[k] : samePoint(q, d) ? given[k1] : undefined;
-                cuts.push({ t, contact: true, at });
-              }
-            } else if (m.t.length === 1) {
-              const u = m.u[0];
-              const at =
-                u === undefined ? undefined : u <= EPS ? given[k] : u >= 1 - EPS ? given[k1] : undefined;
-              cuts.push({ t: m.t[0], contact: true, at });
+      for (const edge of edges) {
+        const given = edge.lngLat;
+        for (let k = 0; k + 1 < edge.xy.length; k++) {
+          const c = edge.xy[k];
+          const d = edge.xy[k + 1];
+          const m = meetParams(a, b, c, d);
+          if (m.overlap) {
+            along.push([m.t[0], m.t[1]]);
+            for (const t of m.t) {
+              const q: Pair = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+              const at = samePoint(q, c) ? given[k] : samePoint(q, d) ? given[k + 1] : undefined;
+              cuts.push({ t, contact: true, at });
             }
+          } else if (m.t.length === 1) {
+            const u = m.u[0];
+            const at =
+              u === undefined ? undefined : u <= EPS ? given[k] : u >= 1 - EPS ? given[k + 1] : undefined;
+            cuts.push({ t: m.t[0], contact: true, at });
           }
-        }),
-      );
+        }
+      }
       cuts.sort((x, y) => x.t - y.t);
       // Parameters within EPS of each other are one point (a ring vertex meets two ring edges).
       const merged: Cut[] = [];
@@ -607,20 +643,53 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
       }
     }
   }
-  const lines = chainPieces(pieces);
-  // A contact point on a kept piece is part of that piece; the others are points of their own.
-  const onLines = new Set(lines.flatMap((l) => l.map((p) => `${p[0]},${p[1]}`)));
-  const seen = new Set<string>();
-  const points = touches.filter((p) => {
-    const key = `${p[0]},${p[1]}`;
-    if (seen.has(key) || onLines.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (lines.length === 0 && points.length === 0) return EMPTY_COLLECTION;
-  if (points.length === 0) return linesGeoJson(lines);
-  if (lines.length === 0) return pointsGeoJson(points);
-  return { type: 'GeometryCollection', geometries: [pointsGeoJson(points), linesGeoJson(lines)] };
+  return { pieces, touches };
+}
+
+/**
+ * geo_intersection_line_with_polygon for shapes too wide for one projection: face by face on the cube
+ * (geo-cube.ts). In each face the polygon is its planar region there, and the line and the rings are cut
+ * to the face; pieces that meet at a face boundary are joined again.
+ */
+export function lineWithPolygonOnCube(
+  lines: readonly LngLat[][],
+  polygons: readonly LngLatPolygon[],
+): unknown {
+  const pieces: [number, number][][] = [];
+  const touches: [number, number][] = [];
+  let failed = false;
+  const rings = ringsOf(polygons);
+  const areas = cubeUnion(
+    sphereRings(polygons).map((r, i) => ({ rings: r, lngLats: rings[i] })),
+    (view, region) => {
+      const face: Plane = { g: view.g, original: new Map() };
+      const project = (line: readonly LngLat[]): PlanarLine[] => {
+        const out: PlanarLine[] = [];
+        for (const piece of view.clipLine(line)) {
+          const p = projectLine(face, piece);
+          if (p === null) failed = true;
+          else out.push(p);
+        }
+        return out;
+      };
+      const inside = (x: number, y: number): boolean =>
+        region.some(
+          (poly) =>
+            pointInPlanarRing(x, y, poly[0].slice(0, -1)) &&
+            !poly.slice(1).some((h) => pointInPlanarRing(x, y, h.slice(0, -1))),
+        );
+      const edges = rings.flat().flatMap((ring) => project([...ring, ring[0]]));
+      const cut = cutLines(face, lines.flatMap(project), edges, inside);
+      pieces.push(...cut.pieces);
+      touches.push(...cut.touches);
+    },
+  );
+  if (areas === null || failed) return null;
+  const inputVertices = new Set([...lines.flat(), ...rings.flat(2)].map((p) => `${p[0]},${p[1]}`));
+  // A point on a face boundary is found in both faces (in two planes: equal to about 1e-15).
+  const near = (p: readonly [number, number], q: readonly [number, number]): boolean =>
+    angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
+  return lineResult(joinPieces(pieces, inputVertices), pieces, touches, near);
 }
 
 /** Where two sets of projected lines meet: isolated points and shared stretches (joined into lines). */

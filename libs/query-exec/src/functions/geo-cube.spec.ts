@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { GEO_BOOLEAN_FUNCTIONS } from './geo-boolean';
+import { GEO_BOOLEAN_FUNCTIONS, lineWithPolygonOnCube } from './geo-boolean';
 import { cubeIntersection, cubeUnion, type CubeShape } from './geo-cube';
 import { readPolygons } from './geo-geojson';
 import { polygonArea, polygonContains } from './geo-polygon';
@@ -16,7 +16,11 @@ import {
   type Vec3,
 } from './geo-sphere';
 
-const { geo_union_polygons_array: unionArray, geo_intersection_2polygons: intersect } = GEO_BOOLEAN_FUNCTIONS;
+const {
+  geo_union_polygons_array: unionArray,
+  geo_intersection_2polygons: intersect,
+  geo_intersection_line_with_polygon: linePolygon,
+} = GEO_BOOLEAN_FUNCTIONS;
 
 interface Shape {
   type: string;
@@ -340,5 +344,105 @@ describe('geo_union_polygons_array and geo_intersection_2polygons for large poly
     };
     expect(spread([north, east])).toBeGreaterThan(84);
     expect(intersect([north, east])).toEqual({ type: 'Point', coordinates: [70, 0] });
+  });
+
+  it('geo_intersection_line_with_polygon on the cube: a wide line along an edge, and a touching point', () => {
+    const north = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-110, 0],
+          [-20, 0],
+          [70, 0],
+          [70, 30],
+          [-20, 40],
+          [-110, 30],
+          [-110, 0],
+        ],
+      ],
+    };
+    const line = {
+      type: 'MultiLineString',
+      coordinates: [
+        [-100, -60, -20, 20, 60, 100].map((lng) => [lng, 0]),
+        [
+          [-20, 60],
+          [-20, 40],
+        ],
+      ],
+    };
+    expect(linePolygon([line, north])).toEqual({
+      type: 'GeometryCollection',
+      geometries: [
+        { type: 'Point', coordinates: [-20, 40] },
+        {
+          type: 'LineString',
+          coordinates: [
+            [-100, 0],
+            [-60, 0],
+            [-20, 0],
+            [20, 0],
+            [60, 0],
+            [70, 0],
+          ],
+        },
+      ],
+    });
+  });
+
+  it('geo_intersection_line_with_polygon on the cube agrees with the one-plane answer', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.array(fc.double({ min: 2, max: 20, noNaN: true }), { minLength: 3, maxLength: 8 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 30, noNaN: true }),
+            fc.double({ min: 0, max: 6.28, noNaN: true }),
+          ),
+          {
+            minLength: 2,
+            maxLength: 5,
+          },
+        ),
+        (lng, lat, radii, points) => {
+          const polygon = star(lng, lat, radii);
+          const coordinates = points.map(([r, t]) => offset(lng, lat, r, t));
+          const lineShape = { type: 'LineString', coordinates };
+          const plane = linePolygon([lineShape, polygon]);
+          const cube = lineWithPolygonOnCube(
+            [coordinates.map((p) => [p[0], p[1]] as const)],
+            parsed(polygon),
+          );
+          // Same kinds of parts, and the same line lengths and points (to rounding).
+          const measure = (r: unknown): { points: number[][]; length: number } => {
+            const g = r as { type: string; coordinates: unknown; geometries?: unknown[] };
+            const parts = g.type === 'GeometryCollection' ? (g.geometries as (typeof g)[]) : [g];
+            let length = 0;
+            const pts: number[][] = [];
+            for (const part of parts) {
+              if (part.type === 'Point') pts.push(part.coordinates as number[]);
+              if (part.type === 'MultiPoint') pts.push(...(part.coordinates as number[][]));
+              const ls =
+                part.type === 'LineString'
+                  ? [part.coordinates as number[][]]
+                  : part.type === 'MultiLineString'
+                    ? (part.coordinates as number[][][])
+                    : [];
+              for (const l of ls)
+                for (let i = 0; i + 1 < l.length; i++)
+                  length += angleBetween(toVec(l[i][0], l[i][1]), toVec(l[i + 1][0], l[i + 1][1]));
+            }
+            return { points: pts, length };
+          };
+          const a = measure(plane);
+          const b = measure(cube);
+          expect(Math.abs(a.length - b.length)).toBeLessThan(1e-9);
+          expect(b.points).toHaveLength(a.points.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -604,8 +604,11 @@ function joinFaces(vertices: Map<string, Vertex>, edges: readonly Edge[]): Polyg
 }
 
 /** The union of the shapes (each a polygon: shell and holes). */
-export function cubeUnion(shapes: readonly CubeShape[]): PolygonCoordinates[] | null {
-  return cubeOperation([shapes], ([u]) => u);
+export function cubeUnion(
+  shapes: readonly CubeShape[],
+  onFace?: (view: FaceView, united: PlanarMultiPolygon) => void,
+): PolygonCoordinates[] | null {
+  return cubeOperation([shapes], ([u]) => u, onFace);
 }
 
 /** The common area of two sets of polygons (each set united first). */
