@@ -219,6 +219,8 @@ export type Operator =
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
   /** `as [hint.materialized = b] Name` (Kusto): names the input; `union withsource=` reports that name. */
   | { kind: 'as'; name: string; span: SourceSpan }
+  /** `top-nested [N] of Expr [with others = C] by Agg [asc|desc], top-nested …` (Kusto): hierarchical top values. */
+  | { kind: 'top-nested'; clauses: TopNestedClause[]; span: SourceSpan }
   /**
    * `mv-apply [with_itemindex = I] Items [limit N] on (SubQuery)` (Kusto): each input row's arrays are
    * expanded into a subtable, the subquery runs over it, and the row's other columns are added back.
@@ -238,6 +240,17 @@ export type Operator =
       nonempty?: boolean;
       span: SourceSpan;
     };
+
+export interface TopNestedClause {
+  /** Values kept at this level (all when absent). */
+  count?: Expr;
+  value: Assignment;
+  /** `with others = C`: one more row for the values not kept. */
+  others?: Expr;
+  agg: Assignment;
+  desc: boolean;
+  span: SourceSpan;
+}
 
 export interface MvExpandItem {
   expr: Expr;

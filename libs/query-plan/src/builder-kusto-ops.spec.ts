@@ -89,6 +89,22 @@ describe('buildPlan: Kusto operator shorthands', () => {
     );
   });
 
+  it('plans top-nested: a value and an aggregate column per clause', () => {
+    const p = plan(
+      'ds | top-nested 2 of method by sum(req_duration_ms), top-nested of s = status by n = count() asc',
+    );
+    expect(p.root.schema).toEqual([
+      { name: 'method', type: 'string' },
+      { name: 'aggregated_method', type: 'real' },
+      { name: 's', type: 'string' },
+      { name: 'n', type: 'long' },
+    ]);
+    expect(planError('ds | top-nested 2 of method with others = "x" by count()').code).toBe(
+      'apl_unsupported',
+    );
+    expect(planError('ds | top-nested 2 of strlen(method) by count()').code).toBe('apl_invalid_argument');
+  });
+
   it('lets `as` pass rows through and name the input of `union withsource=`', () => {
     expect(plan('ds | as T | count').root.schema).toEqual(plan('ds | count').root.schema);
     const u = plan('print x = 1 | as A | union withsource=src (print x = 2 | as B), (print x = 3)');

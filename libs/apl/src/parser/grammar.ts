@@ -36,6 +36,7 @@ export const TABULAR_OPERATORS = [
   'sample-distinct',
   'top-hitters',
   'mv-apply',
+  'top-nested',
 ];
 
 /** Word operators at comparison level that take a single right operand. */

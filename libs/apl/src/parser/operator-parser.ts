@@ -9,6 +9,7 @@ import type {
   Operator,
   ParsePart,
   TabularExpr,
+  TopNestedClause,
   TabularSource,
 } from '../ast';
 import { aplError, closestName } from '../diagnostics';
@@ -166,6 +167,15 @@ export abstract class OperatorParser extends ExpressionParser {
         this.expectPunct(')');
         return done({ kind: 'mv-apply' as const, expand, body });
       }
+      case 'top-nested': {
+        const clauses: TopNestedClause[] = [this.parseTopNestedClause(start)];
+        while (this.acceptPunct(',')) {
+          const next = this.parseOperatorName();
+          if (next.text !== 'top-nested') throw this.expected("'top-nested'", next);
+          clauses.push(this.parseTopNestedClause(next.start));
+        }
+        return done({ kind: 'top-nested' as const, clauses });
+      }
       case 'sample-distinct':
       case 'top-hitters':
         return this.parseSampleDistinctOrTopHitters(nameTok.text, start);
@@ -184,6 +194,32 @@ export abstract class OperatorParser extends ExpressionParser {
         );
       }
     }
+  }
+
+  /** One `[N] of [Name =] Expr [with others = C] by [Name =] Agg [asc | desc]` of `top-nested`. */
+  protected parseTopNestedClause(start: number): TopNestedClause {
+    const count = this.isIdent('of') ? undefined : this.parseAdditive();
+    this.expectIdent('of');
+    const value = this.parseAssignment();
+    let others: Expr | undefined;
+    if (this.acceptIdent('with')) {
+      this.expectIdent('others');
+      this.expectPunct('=');
+      others = this.parseExpr();
+    }
+    this.expectIdent('by');
+    const agg = this.parseAssignment();
+    let desc = true;
+    if (this.acceptIdent('asc')) desc = false;
+    else this.acceptIdent('desc');
+    return {
+      ...(count ? { count } : {}),
+      value,
+      ...(others ? { others } : {}),
+      agg,
+      desc,
+      span: this.spanFrom(start),
+    };
   }
 
   /**

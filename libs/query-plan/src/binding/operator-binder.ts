@@ -36,6 +36,8 @@ export abstract class OperatorBinder extends WindowBinder {
         return this.buildSerialize(input, op);
       case 'mv-apply':
         return this.buildMvApply(input, op);
+      case 'top-nested':
+        return this.buildTopNested(input, op);
       case 'as':
         // The rows pass unchanged; a union reports the name (withsource=) for this input.
         this.asNames.set(input, op.name);
@@ -503,6 +505,117 @@ export abstract class OperatorBinder extends WindowBinder {
       sorted,
       sorted.schema.filter((f) => f.name !== ROW && f.name !== SEQ),
     );
+  }
+
+  /**
+   * `top-nested` (Kusto) as operators Quarry has. Level k groups the rows that reached it (a join with
+   * level k-1's kept values) by the values of levels 0..k, aggregates, and keeps each parent's N best
+   * (a `row_number` restarting at each parent, after sorting by parent and aggregate). Output: per level
+   * the value and its aggregate (`aggregated_<Expr>` unless named), ordered level by level by aggregate.
+   */
+  protected buildTopNested(input: PlanNode, op: Extract<Operator, { kind: 'top-nested' }>): PlanNode {
+    const span = op.span;
+    const name = (n: string): Expr => ({ kind: 'name', name: n, quoted: true, span });
+    const fn = (n: string, args: Expr[]): Expr => ({ kind: 'call', name: n, args, nameSpan: span, span });
+    const V = (k: number) => `__tn_v${k}`;
+    const A = (k: number) => `__tn_a${k}`;
+    const G = '__tn_g';
+    const RN = '__tn_rn';
+    const outNames = op.clauses.map((c) => {
+      if (c.others) throw aplError('apl_unsupported', { what: "top-nested 'with others'" }, c.others.span);
+      const value = c.value.name ?? (c.value.expr.kind === 'name' ? c.value.expr.name : undefined);
+      if (!value)
+        throw aplError(
+          'apl_invalid_argument',
+          { name: 'top-nested', reason: 'name a value that is not a column (Name = Expr)' },
+          c.value.span,
+        );
+      return { value, agg: c.agg.name ?? `aggregated_${value}` };
+    });
+    const base = this.buildOperator(input, {
+      kind: 'extend',
+      items: op.clauses.map((c, k) => ({ name: V(k), expr: c.value.expr, span: c.value.span })),
+      span,
+    });
+    let level: PlanNode | null = null;
+    op.clauses.forEach((c, k) => {
+      let rows = base;
+      if (level) {
+        const on = Array.from({ length: k }, (_, j) => ({ left: V(j), right: V(j) }));
+        const keys = new Set(on.map((o) => o.right));
+        const rightNames = level.schema.map((f) => (keys.has(f.name) ? null : f.name));
+        rows = {
+          kind: 'join',
+          left: base,
+          right: level,
+          joinKind: 'inner',
+          on,
+          rightNames,
+          schema: [...base.schema, ...level.schema.filter((f) => !keys.has(f.name))],
+        };
+      }
+      const parents = Array.from({ length: k }, (_, j) => [V(j), A(j)]).flat();
+      let next = this.buildOperator(rows, {
+        kind: 'summarize',
+        aggs: [{ name: A(k), expr: c.agg.expr, span: c.agg.span }],
+        by: [...parents, V(k)].map((n) => ({ name: n, expr: name(n), span })),
+        span,
+      });
+      if (c.count) {
+        const byAgg = { expr: name(A(k)), desc: c.desc, nullsFirst: !c.desc, span };
+        if (k === 0) {
+          next = this.buildOperator(next, { kind: 'top', count: c.count, keys: [byAgg], span });
+        } else {
+          const parent = fn('tostring', [
+            fn(
+              'pack_array',
+              Array.from({ length: k }, (_, j) => name(V(j))),
+            ),
+          ]);
+          next = this.buildOperator(next, { kind: 'extend', items: [{ name: G, expr: parent, span }], span });
+          next = this.buildOperator(next, {
+            kind: 'sort',
+            keys: [{ expr: name(G), desc: false, nullsFirst: true, span }, byAgg],
+            span,
+          });
+          const restart = fn('row_number', [
+            { kind: 'literal', type: 'long', value: 1, span },
+            { kind: 'binary', op: '!=', left: name(G), right: fn('prev', [name(G)]), opSpan: span, span },
+          ]);
+          next = this.buildOperator(next, {
+            kind: 'serialize',
+            items: [{ name: RN, expr: restart, span }],
+            span,
+          });
+          next = this.buildOperator(next, {
+            kind: 'where',
+            predicate: { kind: 'binary', op: '<=', left: name(RN), right: c.count, opSpan: span, span },
+            span,
+          });
+          next = this.projectFields(
+            next,
+            next.schema.filter((f) => f.name !== G && f.name !== RN),
+          );
+        }
+      }
+      level = next;
+    });
+    const sorted = this.buildOperator(level!, {
+      kind: 'sort',
+      keys: op.clauses.flatMap((c, k) => [
+        { expr: name(A(k)), desc: c.desc, nullsFirst: !c.desc, span },
+        { expr: name(V(k)), desc: false, nullsFirst: true, span },
+      ]),
+      span,
+    });
+    return this.buildOperator(sorted, {
+      kind: 'project',
+      items: outNames.flatMap((n, k) => [
+        { name: n.value, expr: name(V(k)), span },
+        { name: n.agg, expr: name(A(k)), span },
+      ]),
+      span,
+    });
   }
 
   protected matchPatterns(patterns: NamePattern[], fields: Field[]): Set<string> {
