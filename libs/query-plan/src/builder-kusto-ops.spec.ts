@@ -111,5 +111,9 @@ describe('buildPlan: Kusto operator shorthands', () => {
     const union = find(u.root, 'union');
     expect(union?.kind === 'union' && union.sourceNames).toEqual(['A', 'B', 'union']);
     expect(plan('ds | as hint.materialized = true T | count').root.kind).toBeDefined();
+    // The name is a table for the rest of the query (here the join's right side), not a dataset.
+    const self = plan('ds | as T | where status == "200" | join (T | where status == "500") on method');
+    expect(self.datasets).toEqual(['ds']);
+    expect(planError('ds | join (T | take 1) on method').kind).toBe('not_found');
   });
 });

@@ -41,6 +41,8 @@ export abstract class OperatorBinder extends WindowBinder {
       case 'as':
         // The rows pass unchanged; a union reports the name (withsource=) for this input.
         this.asNames.set(input, op.name);
+        // Later parts of the query (a join's right side, a union leg) may name it as a table (Kusto).
+        this.define(op.name, () => this.tableLets.set(op.name, input));
         return input;
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
