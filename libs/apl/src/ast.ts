@@ -238,6 +238,8 @@ export type Operator =
       by: Assignment[];
       /** `kind=nonempty`: an empty input gives one row of default series (by default it gives no rows). */
       nonempty?: boolean;
+      /** Written `in range(start, stop, step)`: `stop` is inclusive and bins follow `bin()` (Kusto). */
+      inRange?: true;
       span: SourceSpan;
     };
 

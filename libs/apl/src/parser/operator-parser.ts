@@ -278,6 +278,7 @@ export abstract class OperatorParser extends ExpressionParser {
     let from: Expr | undefined;
     let to: Expr | undefined;
     let step: Expr | undefined;
+    const inRange = this.isIdent('in');
     if (this.acceptIdent('in')) {
       this.expectIdent('range');
       this.expectPunct('(');
@@ -296,7 +297,18 @@ export abstract class OperatorParser extends ExpressionParser {
     let by: Assignment[] = [];
     if (this.acceptIdent('by')) by = this.parseAssignments();
     const nonempty = kind === 'nonempty' ? { nonempty: true } : {};
-    return { kind: 'make-series', aggs, on, from, to, step, by, ...nonempty, span: on.span };
+    return {
+      kind: 'make-series',
+      aggs,
+      on,
+      from,
+      to,
+      step,
+      by,
+      ...nonempty,
+      ...(inRange ? { inRange: true as const } : {}),
+      span: on.span,
+    };
   }
 
   protected parseKindOption(option = 'kind'): string | undefined {

@@ -130,6 +130,14 @@ export abstract class AggregateBinder extends ExpressionBinder {
         );
       return v;
     };
+    let startMs = bound(op.from);
+    let endMs = bound(op.to);
+    if (op.inRange && startMs !== null && endMs !== null) {
+      // `in range(start, stop, step)` (Kusto's alternate syntax): bins of `bin()`, so the first is
+      // bin(start), and `stop` is inclusive, so the last is bin(stop).
+      startMs = Math.floor(startMs / stepMs) * stepMs;
+      endMs = Math.floor(endMs / stepMs) * stepMs + stepMs;
+    }
     const schema: Field[] = [
       ...keys.map((k) => ({ name: k.name, type: k.expr.type })),
       ...aggs.map((a) => ({ name: a.outputs[0].name, type: 'dynamic' as const })),
@@ -145,8 +153,8 @@ export abstract class AggregateBinder extends ExpressionBinder {
       time,
       timeName,
       stepMs,
-      startMs: bound(op.from),
-      endMs: bound(op.to),
+      startMs,
+      endMs,
       ...(op.nonempty ? { nonempty: true as const } : {}),
       schema,
     };
