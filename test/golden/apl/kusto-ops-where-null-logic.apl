@@ -1,0 +1,3 @@
+// expect: per the page's rules (not(null) is null; `in` is an OR of equalities, `!in` an AND of inequalities; false and null is false; true or null is true; true and null is null): 5|false|true|false|false|true|true and null|null|false|true|false|true|null (source: https://learn.microsoft.com/kusto/query/scalar-data-types/null-values "Exceptions to this rule", "Null values and the logical NOT operator", "Null values and the in operator")
+datatable(val:int)[5, int(null)]
+| extend n = not(val > 3), i = val in (1, 5), ni = val !in (1, 5), a = (val > 3) and false, o = (val > 3) or true, at = (val > 3) and true
