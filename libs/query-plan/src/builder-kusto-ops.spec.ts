@@ -105,6 +105,22 @@ describe('buildPlan: Kusto operator shorthands', () => {
     expect(planError('ds | top-nested 2 of strlen(method) by count()').code).toBe('apl_invalid_argument');
   });
 
+  it('never gives a generated name (Column1, …) to a column that exists: nothing is replaced or dropped', () => {
+    const names = (q: string) => plan(q).root.schema.map((f) => f.name);
+    expect(names('print a = 1 | extend a * 10, a + 1 | extend a + 2')).toEqual([
+      'a',
+      'Column1',
+      'Column2',
+      'Column3',
+    ]);
+    expect(names('print a = 1 | extend Column1 = 5 | extend a + 1')).toEqual(['a', 'Column1', 'Column2']);
+    expect(names('print a = 1, Column1 = 2 | project a + 1, Column1, a')).toEqual([
+      'Column2',
+      'Column1',
+      'a',
+    ]);
+  });
+
   it('lets `as` pass rows through and name the input of `union withsource=`', () => {
     expect(plan('ds | as T | count').root.schema).toEqual(plan('ds | count').root.schema);
     const u = plan('print x = 1 | as A | union withsource=src (print x = 2 | as B), (print x = 3)');

@@ -526,7 +526,20 @@ export abstract class ExpressionBinder extends FunctionBinder {
       const expr = this.bindExpr(item.expr, scope);
       let name = item.name;
       if (!name) name = implicitName(expr, context);
-      if (!name) name = context === 'print' ? `print_${generated++}` : `Column${++generated}`;
+      if (!name) {
+        // A generated name never takes one in use (an input column for extend, a name of this
+        // operator's items otherwise): it would silently replace or drop that column.
+        const taken = new Set(
+          sequential
+            ? scope.map((f) => f.name)
+            : [
+                ...out.map((o) => o.name),
+                ...items.flatMap((i) => (i.name ? [i.name] : i.expr.kind === 'name' ? [i.expr.name] : [])),
+              ],
+        );
+        do name = context === 'print' ? `print_${generated++}` : `Column${++generated}`;
+        while (taken.has(name));
+      }
       if (sequential) {
         const bound = name;
         scope = [...scope.filter((f) => f.name !== bound), { name: bound, type: expr.type }];
