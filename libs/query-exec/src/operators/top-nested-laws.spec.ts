@@ -55,6 +55,27 @@ describe('top-nested laws', () => {
     );
   });
 
+  it('with others: the kept values and the others row together total every row, at each level', async () => {
+    await fc.assert(
+      fc.asyncProperty(data, fc.integer({ min: 1, max: 3 }), async (rs, n) => {
+        const got = (await rows(
+          `${table(rs)} | top-nested ${n} of k with others = "rest" by c = count(), top-nested 1 of v with others = -1 by m = count()`,
+        )) as [string, number, number, number][];
+        const first = new Map(got.map((r) => [r[0], r[1]]));
+        expect([...first.values()].reduce((p, c) => p + c, 0)).toBe(rs.length);
+        expect([...first.keys()].filter((k) => k !== 'rest').length).toBe(
+          Math.min(n, new Set(rs.map((r) => r[0])).size),
+        );
+        for (const [k, c] of first) {
+          // Each level-one row's children (its best value and its others) count all of its rows.
+          const children = got.filter((r) => r[0] === k).reduce((p, r) => p + r[3], 0);
+          expect(children).toBe(c);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('each parent keeps its N largest children', async () => {
     await fc.assert(
       fc.asyncProperty(data, fc.integer({ min: 1, max: 3 }), async (rs, n) => {

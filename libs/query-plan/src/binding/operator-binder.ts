@@ -524,7 +524,6 @@ export abstract class OperatorBinder extends WindowBinder {
     const G = '__tn_g';
     const RN = '__tn_rn';
     const outNames = op.clauses.map((c) => {
-      if (c.others) throw aplError('apl_unsupported', { what: "top-nested 'with others'" }, c.others.span);
       const value = c.value.name ?? (c.value.expr.kind === 'name' ? c.value.expr.name : undefined);
       if (!value)
         throw aplError(
@@ -539,6 +538,7 @@ export abstract class OperatorBinder extends WindowBinder {
       items: op.clauses.map((c, k) => ({ name: V(k), expr: c.value.expr, span: c.value.span })),
       span,
     });
+    if (op.clauses.some((c) => c.others)) return this.buildTopNestedWithOthers(base, op, outNames);
     let level: PlanNode | null = null;
     op.clauses.forEach((c, k) => {
       let rows = base;
@@ -614,6 +614,170 @@ export abstract class OperatorBinder extends WindowBinder {
       kind: 'project',
       items: outNames.flatMap((n, k) => [
         { name: n.value, expr: name(V(k)), span },
+        { name: n.agg, expr: name(A(k)), span },
+      ]),
+      span,
+    });
+  }
+
+  /**
+   * `top-nested` with `with others = C` at some level, as the examples on Kusto's page show it: each row
+   * gets a path. At level k a row keeps its value when its path is still real and the value is among its
+   * parent's N best; otherwise the path turns "other" for good and the level's value is C (or null at a
+   * level without `with others`), its aggregate null there. Each level's aggregate is over the rows of the
+   * path so far. The output is every path that is real throughout or has a C somewhere.
+   */
+  private buildTopNestedWithOthers(
+    base: PlanNode,
+    op: Extract<Operator, { kind: 'top-nested' }>,
+    outNames: { value: string; agg: string }[],
+  ): PlanNode {
+    const span = op.span;
+    const name = (n: string): Expr => ({ kind: 'name', name: n, quoted: true, span });
+    const fn = (n: string, args: Expr[]): Expr => ({ kind: 'call', name: n, args, nameSpan: span, span });
+    const bin = (o: string, left: Expr, right: Expr): Expr => ({
+      kind: 'binary',
+      op: o,
+      left,
+      right,
+      opSpan: span,
+      span,
+    });
+    const bool = (v: boolean): Expr => ({ kind: 'literal', type: 'bool', value: v, span });
+    const V = (k: number) => `__tn_v${k}`;
+    const O = (k: number) => `__tn_o${k}`;
+    const A = (k: number) => `__tn_a${k}`;
+    const C = (k: number) => `__tn_c${k}`;
+    const [P, OTHER, KEY, KEEP, IN, S, RN] = [
+      '__tn_p',
+      '__tn_other',
+      '__tn_key',
+      '__tn_keep',
+      '__tn_in',
+      '__tn_s',
+      '__tn_rn',
+    ];
+    const extend = (n: PlanNode, items: [string, Expr][]) =>
+      this.buildOperator(n, {
+        kind: 'extend',
+        items: items.map(([x, expr]) => ({ name: x, expr, span })),
+        span,
+      });
+    const leftOuter = (left: PlanNode, right: PlanNode, key: string): PlanNode => ({
+      kind: 'join',
+      left,
+      right,
+      joinKind: 'leftouter',
+      on: [{ left: key, right: key }],
+      rightNames: right.schema.map((f) => (f.name === key ? null : f.name)),
+      schema: [...left.schema, ...right.schema.filter((f) => f.name !== key)],
+    });
+    const drop = (n: PlanNode, names: string[]) =>
+      this.projectFields(
+        n,
+        n.schema.filter((f) => !names.includes(f.name)),
+      );
+    let cur = extend(base, [
+      [P, { kind: 'literal', type: 'string', value: '', span }],
+      [OTHER, bool(false)],
+    ]);
+    op.clauses.forEach((c, k) => {
+      const type = base.schema.find((f) => f.name === V(k))!.type;
+      // The values each real parent keeps.
+      let kept = this.buildOperator(cur, { kind: 'where', predicate: fn('not', [name(OTHER)]), span });
+      kept = this.buildOperator(kept, {
+        kind: 'summarize',
+        aggs: [{ name: S, expr: c.agg.expr, span: c.agg.span }],
+        by: [P, V(k)].map((x) => ({ name: x, expr: name(x), span })),
+        span,
+      });
+      if (c.count) {
+        kept = this.buildOperator(kept, {
+          kind: 'sort',
+          keys: [
+            { expr: name(P), desc: false, nullsFirst: true, span },
+            { expr: name(S), desc: c.desc, nullsFirst: !c.desc, span },
+          ],
+          span,
+        });
+        const restart = fn('row_number', [
+          { kind: 'literal', type: 'long', value: 1, span },
+          bin('!=', name(P), fn('prev', [name(P)])),
+        ]);
+        kept = this.buildOperator(kept, {
+          kind: 'serialize',
+          items: [{ name: RN, expr: restart, span }],
+          span,
+        });
+        kept = this.buildOperator(kept, { kind: 'where', predicate: bin('<=', name(RN), c.count), span });
+      }
+      const keyOf = fn('tostring', [fn('pack_array', [name(P), name(V(k))])]);
+      kept = this.buildOperator(kept, {
+        kind: 'project',
+        items: [
+          { name: KEY, expr: keyOf, span },
+          { name: KEEP, expr: bool(true), span },
+        ],
+        span,
+      });
+      cur = leftOuter(extend(cur, [[KEY, keyOf]]), kept, KEY);
+      const otherValue: Expr = c.others ?? { kind: 'literal', type, value: null, span };
+      cur = extend(cur, [[IN, bin('and', fn('not', [name(OTHER)]), fn('isnotnull', [name(KEEP)]))]]);
+      cur = extend(cur, [
+        [O(k), fn('iff', [name(IN), name(V(k)), otherValue])],
+        [C(k), bin('and', fn('not', [name(IN)]), bool(c.others !== undefined))],
+        [OTHER, fn('not', [name(IN)])],
+      ]);
+      cur = extend(cur, [[P, fn('tostring', [fn('pack_array', [name(P), name(O(k)), name(OTHER)])])]]);
+      cur = drop(cur, [KEY, KEEP, IN]);
+      // The level's aggregate over the rows of each path so far (null for an "other" without C).
+      const aggs = this.buildOperator(cur, {
+        kind: 'summarize',
+        aggs: [{ name: A(k), expr: c.agg.expr, span: c.agg.span }],
+        by: [{ name: P, expr: name(P), span }],
+        span,
+      });
+      cur = leftOuter(cur, aggs, P);
+      const aggType = cur.schema.find((f) => f.name === A(k))!.type;
+      cur = extend(cur, [
+        [
+          A(k),
+          fn('iff', [
+            bin('and', name(OTHER), fn('not', [name(C(k))])),
+            { kind: 'literal', type: aggType, value: null, span },
+            name(A(k)),
+          ]),
+        ],
+      ]);
+    });
+    const K = op.clauses.length;
+    const anyC = op.clauses.map((_, k) => name(C(k))).reduce((l, r) => bin('or', l, r));
+    cur = this.buildOperator(cur, {
+      kind: 'where',
+      predicate: bin('or', fn('not', [name(OTHER)]), anyC),
+      span,
+    });
+    const cols = Array.from({ length: K }, (_, k) => [O(k), A(k), C(k)]).flat();
+    cur = this.buildOperator(cur, {
+      kind: 'summarize',
+      aggs: [],
+      by: [P, OTHER, ...cols].map((x) => ({ name: x, expr: name(x), span })),
+      span,
+    });
+    cur = this.buildOperator(cur, {
+      kind: 'sort',
+      keys: op.clauses.flatMap((c, k) => [
+        // At each level the kept values first (by aggregate), then the level's others.
+        { expr: name(C(k)), desc: false, nullsFirst: true, span },
+        { expr: name(A(k)), desc: c.desc, nullsFirst: !c.desc, span },
+        { expr: name(O(k)), desc: false, nullsFirst: true, span },
+      ]),
+      span,
+    });
+    return this.buildOperator(cur, {
+      kind: 'project',
+      items: outNames.flatMap((n, k) => [
+        { name: n.value, expr: name(O(k)), span },
         { name: n.agg, expr: name(A(k)), span },
       ]),
       span,
