@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { QuarryError, internal } from '@quarry/common';
 import type { Column, ColumnBatch } from '@quarry/contracts';
 import { decompress } from './compression';
-import { decodeColumn } from './decode-column';
+import { decodeColumn, type DecodeOptions } from './decode-column';
 import { type BlockFooter, type ColumnMeta, HEADER_BYTES, MAGIC, SUPPORTED_VERSIONS } from './format';
 import { readFooter } from './footer';
 import { NO_TOKEN_FILTER, readTokenFilter, type TokenFilter, tokenFilterRange } from './token-filter';
@@ -11,7 +11,11 @@ import { NO_TOKEN_FILTER, readTokenFilter, type TokenFilter, tokenFilterRange } 
  * Decodes a whole block held in memory. With `columns`, only those are decoded; names the block does not
  * have are simply absent (a column absent from a batch is null in every row).
  */
-export function decodeBlock(bytes: Uint8Array, columns?: readonly string[] | null): ColumnBatch {
+export function decodeBlock(
+  bytes: Uint8Array,
+  columns?: readonly string[] | null,
+  options: DecodeOptions = {},
+): ColumnBatch {
   return guard(() => {
     checkHeader(bytes);
     const footer = readFooter(bytes);
@@ -24,7 +28,7 @@ export function decodeBlock(bytes: Uint8Array, columns?: readonly string[] | nul
       }
       out.set(
         meta.name,
-        decodeChunk(bytes.subarray(meta.offset, meta.offset + meta.length), meta, footer.rowCount),
+        decodeChunk(bytes.subarray(meta.offset, meta.offset + meta.length), meta, footer.rowCount, options),
       );
     }
     return { length: footer.rowCount, columns: out };
@@ -122,14 +126,19 @@ function checkHeader(bytes: Uint8Array): void {
   }
 }
 
-function decodeChunk(stored: Uint8Array, meta: ColumnMeta, rows: number): Column {
+function decodeChunk(
+  stored: Uint8Array,
+  meta: ColumnMeta,
+  rows: number,
+  options: DecodeOptions = {},
+): Column {
   if (stored.length !== meta.length || crc32(stored) !== meta.crc32) {
     throw internal(`corrupt block: checksum mismatch in the chunk of column "${meta.name}"`, {
       code: 'block_corrupt',
     });
   }
   const payload = decompress(stored, meta.compression, meta.rawLength, meta.name);
-  return decodeColumn(payload, meta.encoding, meta.kind, rows, meta.name);
+  return decodeColumn(payload, meta.encoding, meta.kind, rows, meta.name, options);
 }
 
 /** Whatever goes wrong inside a decode is reported as a corrupt block, never as a stray TypeError. */

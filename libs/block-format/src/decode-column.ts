@@ -8,6 +8,14 @@ import type { ChunkEncoding } from './format';
 import { readNulls } from './null-section';
 import { utf8 } from './utf8';
 
+export interface DecodeOptions {
+  /**
+   * Plain string values stay UTF-8 (`StringColumn.utf8`, `dict` decoded on first use): for a reader that
+   * mostly moves them on as bytes, such as the compactor building blocks from the ingest log.
+   */
+  utf8Strings?: boolean;
+}
+
 /** Decodes one uncompressed chunk payload (any supported version) back into a column of `n` rows. */
 export function decodeColumn(
   payload: Uint8Array,
@@ -15,6 +23,7 @@ export function decodeColumn(
   kind: ColumnKind,
   n: number,
   name: string,
+  options: DecodeOptions = {},
 ): Column {
   const r = new ByteReader(payload, `chunk of column "${name}"`);
   const nulls = readNulls(r, n);
@@ -36,7 +45,7 @@ export function decodeColumn(
       return decodeInts(r, kind, n, nulls);
     case 'strings':
       expectKind('string');
-      return decodeStrings(r, n, nulls);
+      return decodeStrings(r, n, nulls, options.utf8Strings === true);
     case 'json':
       expectKind('dynamic');
       return decodeJson(r, n, name);

@@ -1,4 +1,4 @@
-import type { Column } from '@quarry/contracts';
+import { type Column, type Utf8Dict, utf8StringColumn } from '@quarry/contracts';
 import type { ByteReader } from './bytes';
 import {
   CODES_IDENTITY,
@@ -10,17 +10,20 @@ import {
 } from './encode-strings';
 import { readHexValues } from './hex-values';
 import { readIndexSeq } from './int-seq';
-import { readPlainValues } from './plain-values';
+import { readPlainUtf8, readPlainValues } from './plain-values';
 import { readTokenValues } from './token-values';
 
-/** `strings` chunk after its null section (layout in encode-strings.ts and docs/block-format.md). */
-export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null): Column {
+/**
+ * `strings` chunk after its null section (layout in encode-strings.ts and docs/block-format.md). With
+ * `utf8`, plain values are checked and kept as UTF-8, decoded into `dict` on first use.
+ */
+export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null, utf8 = false): Column {
   const valuesMode = r.u8();
   const size = r.varint();
   // Every value but one takes at least a byte or a token code; identity codes need one row per value.
   r.check(size <= r.buf.length + n, `claims ${size} dictionary values`);
-  let dict: string[];
-  if (valuesMode === VALUES_PLAIN) dict = readPlainValues(r, size);
+  let dict: string[] | Utf8Dict;
+  if (valuesMode === VALUES_PLAIN) dict = utf8 ? readPlainUtf8(r, size) : readPlainValues(r, size);
   else if (valuesMode === VALUES_HEX) dict = readHexValues(r, size, 'hex');
   else if (valuesMode === VALUES_UUID) dict = readHexValues(r, size, 'uuid');
   else if (valuesMode === VALUES_TOKENS) dict = readTokenValues(r, size);
@@ -35,7 +38,11 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
     // Null rows hold some valid code too (the writer repeats the previous one).
     const seq = readIndexSeq(r, n, size);
     if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] !== 0) seq[i] = -1;
-    return { kind: 'string', codes: seq, dict };
+    return stringColumn(seq, dict);
   } else r.fail(`has unknown codes mode ${codesMode}`);
-  return { kind: 'string', codes, dict };
+  return stringColumn(codes, dict);
+}
+
+function stringColumn(codes: Int32Array, dict: string[] | Utf8Dict): Column {
+  return Array.isArray(dict) ? { kind: 'string', codes, dict } : utf8StringColumn(codes, dict);
 }

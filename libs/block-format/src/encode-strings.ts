@@ -1,11 +1,12 @@
-import type { StringColumn, Utf8Dict } from '@quarry/contracts';
+import { isAscii } from 'node:buffer';
+import { decodeUtf8, type StringColumn, type Utf8Dict, utf8DictOf } from '@quarry/contracts';
 import { ByteWriter } from './bytes';
 import type { EncodedColumn } from './encoded-column';
 import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
 import { type IntSeqChoice, intStats, writeIntSeq } from './int-seq';
 import { writeNulls } from './null-section';
-import { writePlainUtf8, writePlainValues } from './plain-values';
-import { type Tokenized, tokenize, tokenizedSize, writeTokenValues } from './token-values';
+import { writePlainUtf8 } from './plain-values';
+import { identity, type Tokenized, tokenizeUtf8, tokenizedSize, writeTokenValues } from './token-values';
 
 /**
  * `strings` chunk (docs/block-format.md): null section, u8 values mode, varint D, the D distinct values
@@ -34,7 +35,8 @@ const MIN_TOKEN_AVG_CHARS = 12;
 const TOKEN_GAIN = 0.5;
 
 export interface EncodedStrings extends EncodedColumn {
-  /** The distinct non-null values, in code order (for the token filter). */
+  dictSize: number;
+  /** The distinct non-null values, in code order, when stored plain (for the token filter); else empty. */
   values: string[];
   /** Their tokens, when stored as tokens. */
   tokenized: Tokenized | null;
@@ -51,51 +53,79 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
   // Bytes from the ingest path go to the log as they are, never decoded (the log searches no layout).
   if (column.utf8 !== undefined && !choice.search)
     return encodeUtf8Strings(column.codes, column.utf8, n, choice);
-  const { dict } = column;
-  const { used, seq, nulls, counts } = codesByFirstUse(column.codes, dict.length, n);
-  const values: string[] = new Array(used.length);
-  for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
+  const dictSize = column.utf8 !== undefined ? column.utf8.ends.length : column.dict.length;
+  const { used, seq, nulls, counts } = codesByFirstUse(column.codes, dictSize, n);
+  // The values in use as UTF-8, which every layout reads: a column read from the ingest log has them
+  // (its strings are then decoded only for what needs strings: plain values' token filter, statistics
+  // and value counts); other columns' values are encoded once.
+  let values: string[] | null = null;
+  const stringsInUse = (): string[] => {
+    if (values === null) {
+      const { dict } = column;
+      values = new Array<string>(used.length);
+      for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
+    }
+    return values;
+  };
+  /** One value in use (two suffice for hex statistics: no need to decode them all). */
+  const valueAt = (m: number): string =>
+    values !== null || column.utf8 === undefined
+      ? stringsInUse()[m]
+      : decodeUtf8(
+          column.utf8.bytes,
+          used[m] === 0 ? 0 : column.utf8.ends[used[m] - 1],
+          column.utf8.ends[used[m]],
+        );
+  const utf8 =
+    column.utf8 !== undefined
+      ? { dict: column.utf8, used }
+      : { dict: utf8DictOf(stringsInUse()), used: identity(used.length) };
   const w = new ByteWriter(64 + n);
   const nullCount = writeNulls(w, nulls, n);
 
   let valuesLayout = 'plain';
   let tokenized: Tokenized | null = null;
-  const hex = choice.search ? hexBytes(values) : null;
+  const hex = choice.search ? hexBytes(utf8.dict, utf8.used) : null;
   if (hex !== null) {
     valuesLayout = hex.kind;
     w.u8(hex.kind === 'uuid' ? VALUES_UUID : VALUES_HEX);
-    w.varint(values.length);
+    w.varint(used.length);
     writeHexValues(w, hex);
   } else {
-    tokenized = choice.search ? worthTokenizing(values) : null;
+    tokenized = choice.search ? worthTokenizing(utf8.dict, utf8.used) : null;
     w.u8(tokenized !== null ? VALUES_TOKENS : VALUES_PLAIN);
-    w.varint(values.length);
+    w.varint(used.length);
     if (tokenized !== null) {
       valuesLayout = 'tokens';
-      writeTokenValues(w, tokenized, values.length);
-    } else writePlainValues(w, values);
+      writeTokenValues(w, tokenized, used.length);
+    } else writePlainUtf8(w, utf8.dict, utf8.used);
   }
-  const codesLayout = writeCodes(w, seq, n, values.length === n - nullCount, choice);
+  const codesLayout = writeCodes(w, seq, n, used.length === n - nullCount, choice);
   return {
     encoding: 'strings',
     payload: w.finish(),
     nullCount,
-    dictSize: values.length,
+    dictSize: used.length,
     layout: `${valuesLayout}/${codesLayout}`,
-    values,
+    values: hex === null && tokenized === null ? stringsInUse() : [],
     tokenized,
     hex,
     // The log (no search) never prunes by its strings: min and max would cost a compare per value.
     // Free text (tokens) gets no min/max: every block of it spans nearly the whole range, so they would
     // prune nothing, and comparing a million ~100-char values costs ~0.1 µs a row at compaction.
-    ...(choice.search && tokenized === null ? stringStats(values, hex) : {}),
-    ...(choice.search ? valueCountsOf(values, counts) : {}),
+    ...(choice.search && tokenized === null ? stringStats(used.length, stringsInUse, valueAt, hex) : {}),
+    ...(choice.search ? valueCountsOf(used.length, stringsInUse, counts) : {}),
   };
 }
 
 /** The footer's value counts, when the column has few enough distinct values (`VALUE_COUNTS_MAX_*`). */
-function valueCountsOf(values: string[], counts: Uint32Array): { valueCounts?: [string, number][] } {
-  if (values.length === 0 || values.length > VALUE_COUNTS_MAX_VALUES) return {};
+function valueCountsOf(
+  count: number,
+  strings: () => string[],
+  counts: Uint32Array,
+): { valueCounts?: [string, number][] } {
+  if (count === 0 || count > VALUE_COUNTS_MAX_VALUES) return {};
+  const values = strings();
   let chars = 0;
   for (const v of values) if ((chars += v.length) > VALUE_COUNTS_MAX_CHARS) return {};
   return { valueCounts: values.map((v, m) => [v, counts[m]]) };
@@ -201,35 +231,76 @@ function writeCodes(
   return writeIntSeq(w, seq, n, intStats(seq, n), choice);
 }
 
-/** Tokens of the values when free text makes the token layout clearly smaller than plain values. */
-function worthTokenizing(values: string[]): Tokenized | null {
-  const count = values.length;
+/**
+ * Tokens of the values (the entries `used` of a UTF-8 dictionary) when free text makes the token layout
+ * clearly smaller than plain values. Sizes are in UTF-16 units, as the strings' lengths would give them.
+ */
+function worthTokenizing(dict: Utf8Dict, used: ArrayLike<number>): Tokenized | null {
+  const count = used.length;
   if (count < MIN_TOKEN_DICT) return null;
+  const { bytes, ends } = dict;
+  const ascii = isAsciiDict(bytes);
   let chars = 0;
   let sampled = 0;
   let spaced = 0;
-  for (let d = 0; d < count; d++) {
-    chars += values[d].length;
+  for (let m = 0; m < count; m++) {
+    const d = used[m];
+    const start = d === 0 ? 0 : ends[d - 1];
+    chars += ascii ? ends[d] - start : utf16Length(bytes, start, ends[d]);
     // A sample is enough to see whether values have spaces (a value without one is a single token).
-    if (d % 16 === 0) {
+    if (m % 16 === 0) {
       sampled++;
-      if (values[d].indexOf(' ') >= 0) spaced++;
+      if (hasSpace(bytes, start, ends[d])) spaced++;
     }
   }
   if (chars < count * MIN_TOKEN_AVG_CHARS || spaced * 2 < sampled) return null;
   // Words of free text average ~5 chars and a space: a code array this large rarely has to grow.
-  const tokenized = tokenize(values, Math.ceil(chars / 5) + count);
+  const tokenized = tokenizeUtf8(dict, used, Math.ceil(chars / 5) + count);
   return tokenized !== null && tokenizedSize(tokenized, count) < chars * TOKEN_GAIN ? tokenized : null;
 }
 
-function stringStats(values: string[], hex: HexValues | null): { min?: string; max?: string } {
+/** UTF-16 units of valid UTF-8 bytes: one per lead byte, two for a 4-byte sequence. */
+function utf16Length(bytes: Uint8Array, start: number, end: number): number {
+  let units = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+function hasSpace(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i] === SPACE) return true;
+  return false;
+}
+
+const SPACE = 0x20;
+
+/**
+ * Whether a dictionary's bytes are all ASCII, remembered per dictionary: the blocks of one time span of a
+ * flush share the flush's dictionary, which may hold a hundred MB of text.
+ */
+function isAsciiDict(bytes: Uint8Array): boolean {
+  let ascii = ASCII_DICTS.get(bytes);
+  if (ascii === undefined) ASCII_DICTS.set(bytes, (ascii = isAscii(bytes)));
+  return ascii;
+}
+const ASCII_DICTS = new WeakMap<Uint8Array, boolean>();
+
+function stringStats(
+  count: number,
+  strings: () => string[],
+  valueAt: (m: number) => string,
+  hex: HexValues | null,
+): { min?: string; max?: string } {
   let min: string | undefined;
   let max: string | undefined;
-  if (hex !== null && values.length > 0) {
-    const [lo, hi] = hexMinMax(hex, values.length);
-    min = values[lo];
-    max = values[hi];
+  if (hex !== null && count > 0) {
+    const [lo, hi] = hexMinMax(hex, count);
+    min = valueAt(lo);
+    max = valueAt(hi);
   } else {
+    const values = strings();
     for (let d = 0; d < values.length; d++) {
       const s = values[d];
       if (min === undefined || s < min) min = s;

@@ -1,3 +1,4 @@
+import type { Utf8Dict } from '@quarry/contracts';
 import type { ByteReader, ByteWriter } from './bytes';
 
 /**
@@ -28,33 +29,34 @@ for (let c = 0; c < 6; c++) DIGIT[97 + c] = DIGIT[65 + c] = 10 + c;
 const UUID_DASHES = [8, 13, 18, 23];
 
 /**
- * The bytes of every value when all are hex of one case and one even length (or all canonical UUIDs of
- * one case), else null. A value of digits only fits either case.
+ * The bytes of every value (the entries `used` of a UTF-8 dictionary, in that order) when all are hex of
+ * one case and one even length (or all canonical UUIDs of one case), else null. A value of digits only
+ * fits either case. Hex text is ASCII, so its bytes are its characters.
  */
-export function hexBytes(
-  values: readonly string[],
-): { kind: HexKind; upper: boolean; bytes: Uint8Array; width: number } | null {
-  const count = values.length;
+export function hexBytes(dict: Utf8Dict, used: ArrayLike<number>): HexValues | null {
+  const count = used.length;
   if (count === 0) return null;
-  const len = values[0].length;
-  const uuid = len === 36 && isUuidShape(values[0]);
+  const { bytes: text, ends } = dict;
+  const startOf = (d: number) => (d === 0 ? 0 : ends[d - 1]);
+  const len = ends[used[0]] - startOf(used[0]);
+  const uuid = len === 36 && isUuidShape(text, startOf(used[0]));
   if (!uuid && (len === 0 || len % 2 !== 0)) return null;
   const width = uuid ? 16 : len / 2;
   const bytes = new Uint8Array(count * width);
   let sawLower = false;
   let sawUpper = false;
   let o = 0;
-  for (let d = 0; d < count; d++) {
-    const s = values[d];
-    if (s.length !== len) return null;
+  for (let m = 0; m < count; m++) {
+    const start = startOf(used[m]);
+    if (ends[used[m]] - start !== len) return null;
     for (let i = 0; i < len;) {
       if (uuid && (i === 8 || i === 13 || i === 18 || i === 23)) {
-        if (s.charCodeAt(i) !== 45) return null; // '-'
+        if (text[start + i] !== 45) return null; // '-'
         i++;
         continue;
       }
-      const hi = s.charCodeAt(i);
-      const lo = s.charCodeAt(i + 1);
+      const hi = text[start + i];
+      const lo = text[start + i + 1];
       if (hi >= 128 || lo >= 128) return null;
       const a = DIGIT[hi];
       const b = DIGIT[lo];
@@ -70,8 +72,8 @@ export function hexBytes(
   return { kind: uuid ? 'uuid' : 'hex', upper: sawUpper, bytes, width };
 }
 
-function isUuidShape(s: string): boolean {
-  for (const i of UUID_DASHES) if (s.charCodeAt(i) !== 45) return false;
+function isUuidShape(text: Uint8Array, start: number): boolean {
+  for (const i of UUID_DASHES) if (text[start + i] !== 45) return false;
   return true;
 }
 

@@ -12,6 +12,7 @@ export {
 export { encodeBlock, DEFAULT_ZSTD_LEVEL, type EncodeOptions } from './encode-block';
 export { readFooter, footerFetchLength } from './footer';
 export { decodeBlock, decodeColumns, openBlock, type OpenedBlock } from './decode-block';
+export type { DecodeOptions } from './decode-column';
 export {
   readTokenFilter,
   fetchTokenFilter,

@@ -7,40 +7,9 @@ import { intStats, readIntSeq, writeIntSeq } from './int-seq';
  * Plain dictionary values (docs/block-format.md, "strings"): the UTF-8 byte length of each value as an
  * integer sequence, then all the values' bytes back to back. Used for string dictionaries and for the
  * token dictionary of `tokens` values.
- */
-export function writePlainValues(out: ByteWriter, values: readonly string[]): void {
-  const count = values.length;
-  const lengths = new Uint32Array(count);
-  const chunks: Uint8Array[] = [];
-  // One join and one encode per batch of values is far cheaper than one per value. Safe only when the
-  // batch is ASCII: a lone surrogate ending one value would pair with one starting the next.
-  for (let first = 0; first < count;) {
-    let end = first;
-    let chars = 0;
-    while (end < count && (end === first || chars + values[end].length <= TEXT_BATCH_CHARS))
-      chars += values[end++].length;
-    const batch = end - first === count ? (values as string[]) : values.slice(first, end);
-    const joined = batch.join('');
-    const bytes = Buffer.from(joined, 'utf8');
-    if (bytes.length === joined.length) {
-      for (let d = first; d < end; d++) lengths[d] = values[d].length;
-      chunks.push(bytes);
-    } else {
-      for (let d = first; d < end; d++) {
-        const encoded = Buffer.from(values[d], 'utf8');
-        lengths[d] = encoded.length;
-        chunks.push(encoded);
-      }
-    }
-    first = end;
-  }
-  writeIntSeq(out, lengths, count, intStats(lengths, count));
-  for (const chunk of chunks) out.bytes(chunk);
-}
-
-/**
- * `writePlainValues` of the entries `used` of a UTF-8 dictionary, in that order: the same bytes, copied.
- * When `used` is the whole dictionary in order (what a fresh ingest batch has), one copy of the blob.
+ *
+ * These are the entries `used` of a UTF-8 dictionary, in that order. When `used` is the whole dictionary
+ * in order (what a fresh ingest batch has), one copy of the blob.
  */
 export function writePlainUtf8(out: ByteWriter, dict: Utf8Dict, used: readonly number[]): void {
   const { bytes, ends } = dict;
@@ -66,6 +35,26 @@ export function writePlainUtf8(out: ByteWriter, dict: Utf8Dict, used: readonly n
 export function readPlainValues(r: ByteReader, count: number): string[] {
   const { lengths, blob } = readPlainBlob(r, count);
   return decodeUtf8Values(blob, lengths, count, r);
+}
+
+/**
+ * `count` plain values as a UTF-8 dictionary, not decoded: checked as `readPlainValues` checks them (valid
+ * UTF-8, no value starting inside a character), so their strings decode without error later.
+ */
+export function readPlainUtf8(r: ByteReader, count: number): Utf8Dict {
+  const { lengths, blob } = readPlainBlob(r, count);
+  const ends = new Int32Array(count);
+  for (let d = 0, end = 0; d < count; d++) ends[d] = end += lengths[d];
+  const buffer = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  if (!isAscii(buffer)) {
+    if (!isUtf8(buffer)) r.fail('has invalid UTF-8');
+    for (let d = 0; d < count; d++) {
+      const start = d === 0 ? 0 : ends[d - 1];
+      if (start !== ends[d] && (blob[start] & 0xc0) === 0x80)
+        r.fail('has a value split inside a UTF-8 character');
+    }
+  }
+  return { bytes: blob, ends };
 }
 
 /** The byte lengths and the bytes of `count` plain values, not decoded. */

@@ -27,11 +27,11 @@ export function buildTokenFilter(strings: EncodedStrings, rows: number): Uint8Ar
   const terms = new HashSet32();
   let trigrams: HashSet32 | null = new HashSet32();
   if (strings.tokenized !== null) {
-    tokenKeys(strings.tokenized, strings.values.length, terms, trigrams);
+    tokenKeys(strings.tokenized, strings.dictSize, terms, trigrams);
   } else if (strings.hex !== null) {
     // Hex ids and uuids have nearly every trigram of their digits: a trigram filter would say "maybe".
     trigrams = null;
-    addHexTerms(strings.hex, strings.values.length, terms);
+    addHexTerms(strings.hex, strings.dictSize, terms);
   } else {
     const { values } = strings;
     let chars = 0;

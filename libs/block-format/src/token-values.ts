@@ -1,7 +1,7 @@
 import type { ByteReader, ByteWriter } from './bytes';
 import { bitWidth } from './bit-pack';
 import { intStats, readIndexSeq, writeIntSeq } from './int-seq';
-import type { Utf8Dict } from '@quarry/contracts';
+import { utf8DictOf, type Utf8Dict } from '@quarry/contracts';
 import { decodeUtf8Into, readPlainBlob, TEXT_BATCH_CHARS, writePlainUtf8 } from './plain-values';
 
 /**
@@ -40,17 +40,26 @@ const enum Tok {
 /**
  * Splits every value into tokens, or returns null as soon as the tokens clearly do not repeat (more than
  * half of the tokens seen are distinct): then a token dictionary would be as large as the text.
- *
- * It works on each value's UTF-8 bytes (`encodeInto` a scratch buffer): a byte loop is faster than
- * `charCodeAt` over the string, and the token bytes it keeps are the ones written. A space byte never
- * occurs inside a multi-byte sequence, so the tokens are the same.
  */
 export function tokenize(values: readonly string[], expectedTokens = values.length * 4): Tokenized | null {
-  const count = values.length;
+  return tokenizeUtf8(utf8DictOf(values), identity(values.length), expectedTokens);
+}
+
+/**
+ * `tokenize` of the entries `used` of a UTF-8 dictionary, in that order. It works on the values' bytes: a
+ * byte loop is faster than `charCodeAt` over strings, and a column read from the ingest log is never
+ * decoded. A space byte never occurs inside a multi-byte sequence, so the tokens are the same.
+ */
+export function tokenizeUtf8(
+  dict: Utf8Dict,
+  used: ArrayLike<number>,
+  expectedTokens = used.length * 4,
+): Tokenized | null {
+  const { bytes, ends } = dict;
+  const count = used.length;
   const counts = new Uint32Array(count);
   let codes = new Uint32Array(Math.max(16, expectedTokens));
   let total = 0;
-  let bytes = new Uint8Array(256);
   // The distinct tokens, inline rather than in a class (a method call per token was a third of the cost):
   // token k's bytes are blob[starts[k], starts[k + 1]), its FNV-1a hash hashes[k]; slots hold codes by
   // hash (open addressing, linear probing), -1 when free.
@@ -62,15 +71,16 @@ export function tokenize(values: readonly string[], expectedTokens = values.leng
   let mask = slots.length - 1;
   for (let d = 0; d < count; d++) {
     if (d % Tok.CheckEvery === Tok.CheckEvery - 1 && tokens.length * 2 > total) return null;
-    const value = values[d];
-    if (value.length * 3 > bytes.length) bytes = new Uint8Array(value.length * 3);
-    const end = UTF8_ENCODER.encodeInto(value, bytes).written;
+    const u = used[d];
+    const valueStart = u === 0 ? 0 : ends[u - 1];
+    const end = ends[u];
     // Room for every token of this value (at most its length + 1).
-    if (total + end + 1 > codes.length) codes = grown(codes, total, total + end + 1);
+    if (total + end - valueStart + 1 > codes.length)
+      codes = grown(codes, total, total + end - valueStart + 1);
     const first = total;
-    let start = 0;
+    let start = valueStart;
     let h = Tok.FnvOffset;
-    for (let p = 0; p <= end; p++) {
+    for (let p = valueStart; p <= end; p++) {
       const c = p < end ? bytes[p] : Tok.Space;
       if (c !== Tok.Space) {
         h = Math.imul(h ^ c, Tok.FnvPrime);
@@ -98,14 +108,14 @@ export function tokenize(values: readonly string[], expectedTokens = values.leng
       if (code === -1) {
         code = tokens.length;
         tokens.push(UTF8.decode(bytes.subarray(start, p)));
-        const used = starts[code];
-        if (used + length > blob.length) blob = grown(blob, used, used + length);
-        blob.set(bytes.subarray(start, p), used);
+        const blobUsed = starts[code];
+        if (blobUsed + length > blob.length) blob = grown(blob, blobUsed, blobUsed + length);
+        blob.set(bytes.subarray(start, p), blobUsed);
         if (code + 2 > starts.length) {
           starts = grown(starts, code + 1, code + 2);
           hashes = grown(hashes, code, code + 1);
         }
-        starts[code + 1] = used + length;
+        starts[code + 1] = blobUsed + length;
         hashes[code] = h;
         slots[slot] = code;
         if ((code + 1) * 2 > slots.length) {
@@ -146,7 +156,6 @@ function grown<T extends Uint8Array | Int32Array | Uint32Array>(a: T, used: numb
 }
 
 const UTF8 = new TextDecoder();
-const UTF8_ENCODER = new TextEncoder();
 
 /** Estimated payload bytes of the token layout (before compression), to compare with plain values. */
 export function tokenizedSize(t: Tokenized, valueCount: number): number {
@@ -169,7 +178,7 @@ export function writeTokenValues(out: ByteWriter, t: Tokenized, valueCount: numb
   writeIntSeq(out, t.codes, t.total, stats, { byteAligned: true });
 }
 
-function identity(n: number): number[] {
+export function identity(n: number): number[] {
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) out[i] = i;
   return out;

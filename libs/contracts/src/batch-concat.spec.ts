@@ -1,7 +1,24 @@
 import fc from 'fast-check';
 import { concatEventBatches, timeOrder } from './batch-concat';
 import { batchFromEvents, selectRows } from './column-builder';
+import type { Column, ColumnBatch } from './columns';
 import type { FieldValue, NormalizedEvent } from './events';
+import { Utf8Interner, utf8StringColumn } from './utf8-interner';
+
+/** The batch with its string columns over UTF-8 dictionaries (lone surrogates as U+FFFD). */
+function withUtf8Strings(batch: ColumnBatch): ColumnBatch {
+  const columns = new Map<string, Column>();
+  for (const [name, column] of batch.columns) {
+    if (column.kind !== 'string') {
+      columns.set(name, column);
+      continue;
+    }
+    const interner = new Utf8Interner();
+    for (const value of column.dict) interner.internString(value);
+    columns.set(name, utf8StringColumn(column.codes, interner.finish()));
+  }
+  return { length: batch.length, columns };
+}
 
 /** JSON-normalized (no -0), as values come out of JSON.parse at ingest. */
 const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as FieldValue);
@@ -39,6 +56,28 @@ describe('concatEventBatches', () => {
         expect(actual.length).toBe(expected.length);
         expect([...actual.columns.keys()]).toEqual([...expected.columns.keys()]);
         for (const [name, column] of expected.columns) expect(actual.columns.get(name)).toEqual(column);
+      }),
+    );
+  });
+
+  it('interns parts read from the log as UTF-8 bytes, to the same codes and dictionary', () => {
+    fc.assert(
+      fc.property(records, fc.boolean(), (recs, mixed) => {
+        const parts = recs.map((r) => batchFromEvents(r.events, r.sysTime));
+        const expected = concatEventBatches(parts);
+        // As the log decodes them: every string column over UTF-8 (or, mixed, all but the first part's).
+        const fromLog = parts.map((b, i) => (mixed && i === 0 ? b : withUtf8Strings(b)));
+        const actual = concatEventBatches(fromLog);
+        for (const [name, column] of expected.columns) {
+          const got = actual.columns.get(name)!;
+          if (column.kind !== 'string' || got.kind !== 'string') {
+            expect(got).toEqual(column);
+            continue;
+          }
+          expect(got.codes).toEqual(column.codes);
+          expect(got.dict).toEqual(column.dict);
+          if (!mixed && parts.length > 1) expect(got.utf8).toBeDefined();
+        }
       }),
     );
   });

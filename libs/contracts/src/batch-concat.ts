@@ -1,6 +1,7 @@
-import type { Column, ColumnBatch, ColumnKind } from './columns';
+import type { Column, ColumnBatch, ColumnKind, StringColumn } from './columns';
 import { TIME_FIELD } from './columns';
 import { StringInterner } from './string-interner';
+import { Utf8Interner, utf8StringColumn } from './utf8-interner';
 
 /**
  * Concatenates batches built by `batchFromEvents` (the tail's records, one batch per log record) into one
@@ -112,9 +113,18 @@ function concatStrings(
 ): Column {
   const codes = new Int32Array(total);
   let distinctBound = 0;
-  for (const part of parts)
-    if (part !== undefined && part.kind === 'string') distinctBound += part.dict.length;
-  const interner = new StringInterner(Math.min(distinctBound, total));
+  let bytesBound = 0;
+  let allUtf8 = true;
+  for (const part of parts) {
+    if (part === undefined || part.kind !== 'string') continue;
+    if (part.utf8 === undefined) allUtf8 = false;
+    else bytesBound += part.utf8.bytes.length;
+    distinctBound += dictSize(part);
+  }
+  // Parts read from the log keep their strings as UTF-8: interned as bytes, they are never decoded here
+  // (a decode and a string hash per distinct value of every part cost more than hashing the bytes).
+  const utf8 = allUtf8 ? new Utf8Interner(Math.min(distinctBound, total), bytesBound) : null;
+  const strings = allUtf8 ? null : new StringInterner(Math.min(distinctBound, total));
   let off = 0;
   for (let b = 0; b < parts.length; b++) {
     const n = batches[b].length;
@@ -125,7 +135,10 @@ function concatStrings(
       continue;
     }
     // Map this part's codes in row order so the dictionary keeps first-appearance order.
-    const remap = new Int32Array(part.dict.length).fill(-1);
+    const remap = new Int32Array(dictSize(part)).fill(-1);
+    const dict = utf8 === null ? part.dict : null;
+    const bytes = part.utf8?.bytes;
+    const ends = part.utf8?.ends;
     for (let i = 0; i < n; i++) {
       const c = part.codes[i];
       if (c < 0) {
@@ -133,12 +146,22 @@ function concatStrings(
         continue;
       }
       let code = remap[c];
-      if (code === -1) code = remap[c] = interner.intern(part.dict[c]);
+      if (code === -1)
+        code = remap[c] =
+          utf8 !== null
+            ? utf8.intern(bytes!, c === 0 ? 0 : ends![c - 1], ends![c])
+            : strings!.intern(dict![c]);
       codes[off + i] = code;
     }
     off += n;
   }
-  return { kind: 'string', codes, dict: interner.values };
+  if (utf8 !== null) return utf8StringColumn(codes, utf8.finish());
+  return { kind: 'string', codes, dict: strings!.values };
+}
+
+/** Distinct values of a string column, without decoding a UTF-8 dictionary. */
+function dictSize(column: StringColumn): number {
+  return column.utf8 !== undefined ? column.utf8.ends.length : column.dict.length;
 }
 
 function concatDynamic(

@@ -9,6 +9,7 @@ import type {
 } from './columns';
 import type { NormalizedEvent } from './events';
 import { EventBatchBuilder } from './event-batch-builder';
+import { withCodes } from './utf8-interner';
 
 /**
  * Builds columns from JS values: the slow path used for the un-compacted tail, inline tables and results
@@ -152,7 +153,7 @@ export function selectRows(batch: ColumnBatch, selection: Uint32Array | readonly
       case 'string': {
         const codes = new Int32Array(n);
         for (let j = 0; j < n; j++) codes[j] = col.codes[selection[j]];
-        columns.set(name, { kind: 'string', codes, dict: col.dict });
+        columns.set(name, withCodes(col, codes));
         break;
       }
       case 'dynamic': {

@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { finishHash, HASH_SEED, MAX_PROBES, slotsFor } from './intern-table';
 import type { StringColumn, Utf8Dict } from './columns';
 
@@ -196,13 +197,93 @@ export function decodeUtf8(src: Uint8Array, start: number, end: number): string 
   return DECODER.decode(src.subarray(start, end));
 }
 
-/** The values of a UTF-8 dictionary as strings. */
+/**
+ * The values of a UTF-8 dictionary as strings. One decode per batch of values, then substrings (V8 makes
+ * the longer ones slices of the batch's text): a decode per value costs several times more. Bytes that
+ * are not valid UTF-8 decode value by value, invalid sequences as U+FFFD.
+ */
 export function decodeUtf8Dict(dict: Utf8Dict): string[] {
-  const out: string[] = new Array(dict.ends.length);
-  for (let d = 0, start = 0; d < out.length; start = dict.ends[d++]) {
-    out[d] = decodeUtf8(dict.bytes, start, dict.ends[d]);
+  const { bytes, ends } = dict;
+  const out: string[] = new Array(ends.length);
+  for (let first = 0; first < ends.length;) {
+    const start = first === 0 ? 0 : ends[first - 1];
+    let end = first + 1;
+    while (end < ends.length && ends[end] - start <= DECODE_BATCH_BYTES) end++;
+    decodeBatch(bytes, ends, first, end, out);
+    first = end;
   }
   return out;
+}
+
+function decodeBatch(bytes: Uint8Array, ends: Int32Array, first: number, end: number, out: string[]): void {
+  const start = first === 0 ? 0 : ends[first - 1];
+  const batch = Buffer.from(bytes.buffer, bytes.byteOffset + start, ends[end - 1] - start);
+  if (isAscii(batch)) {
+    // latin1 is a plain copy, and character offsets are byte offsets.
+    const text = batch.toString('latin1');
+    for (let d = first, o = 0; d < end; d++) {
+      const next = ends[d] - start;
+      out[d] = text.substring(o, next);
+      o = next;
+    }
+    return;
+  }
+  if (isUtf8(batch) && startsOnCharacters(bytes, ends, first, end)) {
+    const text = batch.toString('utf8');
+    // UTF-16 length of each value from its bytes: one unit per lead byte, two for a 4-byte sequence.
+    let char = 0;
+    for (let d = first, byte = start; d < end; d++) {
+      let units = 0;
+      for (const stop = ends[d]; byte < stop; byte++) {
+        const b = bytes[byte];
+        if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+      }
+      out[d] = text.substring(char, char + units);
+      char += units;
+    }
+    return;
+  }
+  for (let d = first; d < end; d++) out[d] = decodeUtf8(bytes, d === 0 ? 0 : ends[d - 1], ends[d]);
+}
+
+/** Whether no value of a valid UTF-8 batch starts inside a character (each is valid UTF-8 on its own). */
+function startsOnCharacters(bytes: Uint8Array, ends: Int32Array, first: number, end: number): boolean {
+  for (let d = first; d < end; d++) {
+    const from = d === 0 ? 0 : ends[d - 1];
+    if (from !== ends[d] && (bytes[from] & 0xc0) === 0x80) return false;
+  }
+  return true;
+}
+
+/** Strings as a UTF-8 dictionary (lone surrogates as U+FFFD, as `TextEncoder` writes them). */
+export function utf8DictOf(values: readonly string[]): Utf8Dict {
+  const count = values.length;
+  const ends = new Int32Array(count);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  // One join and one encode per batch of values is far cheaper than one per value. Safe only when the
+  // batch is ASCII: a lone surrogate ending one value would pair with one starting the next.
+  for (let first = 0; first < count;) {
+    let end = first;
+    let chars = 0;
+    while (end < count && (end === first || chars + values[end].length <= DECODE_BATCH_BYTES))
+      chars += values[end++].length;
+    const joined = end - first === count ? values.join('') : values.slice(first, end).join('');
+    const bytes = Buffer.from(joined, 'utf8');
+    if (bytes.length === joined.length) {
+      for (let d = first; d < end; d++) ends[d] = total += values[d].length;
+      chunks.push(bytes);
+    } else {
+      for (let d = first; d < end; d++) {
+        const encoded = Buffer.from(values[d], 'utf8');
+        ends[d] = total += encoded.length;
+        chunks.push(encoded);
+      }
+    }
+    first = end;
+  }
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, total), ends };
 }
 
 /**
@@ -221,6 +302,24 @@ export function utf8StringColumn(codes: Int32Array, utf8: Utf8Dict): StringColum
   };
 }
 
+/**
+ * Other rows of a string column, with its dictionary: the UTF-8 one too, whose strings (decoded on first
+ * use) the two columns then share.
+ */
+export function withCodes(column: StringColumn, codes: Int32Array): StringColumn {
+  if (column.utf8 === undefined) return { kind: 'string', codes, dict: column.dict };
+  return {
+    kind: 'string',
+    codes,
+    utf8: column.utf8,
+    get dict(): string[] {
+      return column.dict;
+    },
+  };
+}
+
+/** Values decoded or encoded in one piece, well below V8's longest string (2^29 − 24 chars). */
+const DECODE_BATCH_BYTES = 1 << 24;
 /** Values up to this many bytes are hashed whole. */
 const FULL_HASH_BYTES = 48;
 /** Values at least this long are compared natively (`Buffer.compare`), longer than this copied natively. */

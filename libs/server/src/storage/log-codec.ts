@@ -78,7 +78,8 @@ export function decodeLogRecord(payload: Uint8Array): LogRecordBatch {
 
 function decodeV2(payload: Uint8Array): LogRecordBatch {
   const { datasetId, sysTime, block } = splitV2(payload);
-  return { datasetId, sysTime, batch: decodeBlock(block) };
+  // Strings stay UTF-8: the compactor moves them into blocks as bytes; a query decodes them on first use.
+  return { datasetId, sysTime, batch: decodeBlock(block, null, { utf8Strings: true }) };
 }
 
 function splitV2(payload: Uint8Array): { datasetId: string; sysTime: number; block: Uint8Array } {
