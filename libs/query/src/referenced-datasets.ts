@@ -27,7 +27,7 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
   const visitSource = (s: TabularSource, lets: ReadonlySet<string>) => {
     switch (s.kind) {
       case 'dataset':
-        if (!lets.has(s.name)) add(s.name);
+        if (!lets.has(s.name) && !asNames.has(s.name)) add(s.name);
         break;
       case 'dataset-pattern':
         if (allNames) matchDatasetPattern(s.pattern, allNames).forEach(add);
@@ -44,7 +44,11 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
         break;
     }
   };
+  // Names given by `as` to the rows so far: later parts of the query read them as tables (a join's right
+  // side, a union leg), not as datasets.
+  const asNames = new Set<string>();
   const visitOp = (op: Operator, lets: ReadonlySet<string>) => {
+    if (op.kind === 'as') asNames.add(op.name);
     if (op.kind === 'join' || op.kind === 'lookup') visit(op.right, lets);
     if (op.kind === 'union') op.tables.forEach((t) => visit(t, lets));
   };

@@ -164,3 +164,14 @@ describe('subqueries of an inlined window function see the function scope (bug: 
     expect(err.message).toContain("'k'");
   });
 });
+
+describe('a table named by `as` is not a dataset', () => {
+  it('lists only the dataset a self-join over `as` reads', () => {
+    const q = 'ds | as T | join kind=inner (T | where x > 1) on x';
+    expect(datasetsOfQuery(parseApl(q))).toEqual(['ds']);
+  });
+
+  it('still lists a dataset of that name read before the `as`', () => {
+    expect(datasetsOfQuery(parseApl('T | join (ds | as T) on x'))).toEqual(['T', 'ds']);
+  });
+});

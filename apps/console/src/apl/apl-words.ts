@@ -36,6 +36,12 @@ export const TABULAR_OPERATORS = [
   'extend-valid',
   'parse-kv',
   'redact',
+  // Kusto operators Quarry accepts as extensions (docs/apl.md §8).
+  'as',
+  'mv-apply',
+  'top-nested',
+  'top-hitters',
+  'sample-distinct',
 ] as const;
 
 /** Words inside an operator's arguments: `by`, `asc`, string operators, `and`/`or`, ... */
