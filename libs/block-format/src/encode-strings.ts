@@ -1,5 +1,12 @@
 import { isAscii } from 'node:buffer';
-import { decodeUtf8, type StringColumn, type Utf8Dict, utf8DictOf } from '@quarry/contracts';
+import {
+  decodeUtf8,
+  decodeUtf8Dict,
+  type StringColumn,
+  type Utf8Dict,
+  utf8DictOf,
+  utf8Entries,
+} from '@quarry/contracts';
 import { ByteWriter } from './bytes';
 import type { EncodedColumn } from './encoded-column';
 import { type HexValues, hexBytes, hexMinMax, writeHexValues } from './hex-values';
@@ -60,11 +67,14 @@ export function encodeStrings(column: StringColumn, n: number, choice: StringCho
   // and value counts); other columns' values are encoded once.
   let values: string[] | null = null;
   const stringsInUse = (): string[] => {
-    if (values === null) {
-      const { dict } = column;
-      values = new Array<string>(used.length);
-      for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
-    }
+    if (values !== null) return values;
+    // A block cut from a flush uses part of the flush's dictionary: decode only that part, unless it is
+    // most of it (the whole dictionary's strings are then decoded once and shared by the flush's blocks).
+    if (column.utf8 !== undefined && used.length * 2 < column.utf8.ends.length)
+      return (values = decodeUtf8Dict(utf8Entries(column.utf8, used)));
+    const { dict } = column;
+    values = new Array<string>(used.length);
+    for (let m = 0; m < used.length; m++) values[m] = dict[used[m]];
     return values;
   };
   /** One value in use (two suffice for hex statistics: no need to decode them all). */

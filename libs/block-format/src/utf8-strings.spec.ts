@@ -85,6 +85,22 @@ describe('string columns kept as UTF-8', () => {
     expect([...layouts].sort()).toEqual(['hex', 'plain', 'tokens', 'uuid']);
   });
 
+  it('encode a few entries of a large dictionary (a block cut from a flush) as the same strings would', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 8 }), { minLength: 40, maxLength: 80 }),
+        fc.array(fc.option(fc.nat(), { nil: null }), { minLength: 1, maxLength: 12 }),
+        (dict, picks) => {
+          const rows = picks.map((p) => (p === null ? null : dict[p % dict.length]));
+          const fromUtf8 = encodeBlock(batchOf(rows, dict, true));
+          expect(Buffer.from(fromUtf8).equals(Buffer.from(encodeBlock(batchOf(rows, dict, false))))).toBe(
+            true,
+          );
+        },
+      ),
+    );
+  });
+
   it('decode from the log as UTF-8 on request, to the same strings, and still refuse invalid UTF-8', () => {
     fc.assert(
       fc.property(

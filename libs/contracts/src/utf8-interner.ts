@@ -255,6 +255,23 @@ function startsOnCharacters(bytes: Uint8Array, ends: Int32Array, first: number, 
   return true;
 }
 
+/** The entries `used` of a UTF-8 dictionary, in that order, as a dictionary of their own. */
+export function utf8Entries(dict: Utf8Dict, used: readonly number[]): Utf8Dict {
+  const { bytes, ends } = dict;
+  const outEnds = new Int32Array(used.length);
+  let total = 0;
+  for (let m = 0; m < used.length; m++) {
+    const d = used[m];
+    outEnds[m] = total += ends[d] - (d === 0 ? 0 : ends[d - 1]);
+  }
+  const out = new Uint8Array(total);
+  for (let m = 0; m < used.length; m++) {
+    const d = used[m];
+    out.set(bytes.subarray(d === 0 ? 0 : ends[d - 1], ends[d]), m === 0 ? 0 : outEnds[m - 1]);
+  }
+  return { bytes: out, ends: outEnds };
+}
+
 /** Strings as a UTF-8 dictionary (lone surrogates as U+FFFD, as `TextEncoder` writes them). */
 export function utf8DictOf(values: readonly string[]): Utf8Dict {
   const count = values.length;
