@@ -466,7 +466,10 @@ function chainPieces(pieces: readonly [number, number][][]): [number, number][][
  * Pieces joined end to start wherever one ends where another starts (in any order). The joining point is
  * dropped unless `keep` holds it: pieces cut at a face boundary meet on the input edge they both lie on.
  */
-function joinPieces(pieces: readonly [number, number][][], keep: ReadonlySet<string>): [number, number][][] {
+function joinPieces(
+  pieces: readonly [number, number][][],
+  keep: Pick<ReadonlySet<string>, 'has'>,
+): [number, number][][] {
   const key = (p: readonly [number, number]): string => `${p[0]},${p[1]}`;
   const lines = pieces.map((p) => [...p]);
   for (let merged = true; merged;) {
@@ -705,15 +708,27 @@ function contacts(
       for (const b of l2)
         for (let j = 0; j + 1 < b.xy.length; j++) {
           const m = meetParams(a.xy[i], a.xy[i + 1], b.xy[j], b.xy[j + 1]);
-          if (m.overlap) segments.push([pointAt(plane, a, i, m.t[0]), pointAt(plane, a, i, m.t[1])]);
-          else if (m.t.length === 1) {
+          if (m.overlap) {
+            // An end of the shared stretch at a vertex of the second line comes back as given.
+            const end = (t: number): [number, number] => {
+              const p = a.xy[i];
+              const q = a.xy[i + 1];
+              const xy: Pair = [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+              if (t > EPS && t < 1 - EPS)
+                for (const k of [j, j + 1])
+                  if (samePoint(xy, b.xy[k])) return [b.lngLat[k][0], b.lngLat[k][1]];
+              return pointAt(plane, a, i, t);
+            };
+            segments.push([end(m.t[0]), end(m.t[1])]);
+          } else if (m.t.length === 1) {
             // A vertex of the second line comes back as given, too.
             const u = m.u[0];
             const onB = u !== undefined && (u <= EPS || u >= 1 - EPS);
             points.push(onB ? pointAt(plane, b, j, u) : pointAt(plane, a, i, m.t[0]));
           }
         }
-  const lines = chainPieces(segments);
+  // Stretches joined wherever one ends where another starts, in whatever order the edges found them.
+  const lines = joinPieces(segments, { has: () => true });
   const onLines = new Set(lines.flatMap((l) => l.map((p) => `${p[0]},${p[1]}`)));
   const seen = new Set<string>();
   const isolated = points.filter((p) => {
@@ -735,17 +750,18 @@ export function intersectLines(aArg: unknown, bArg: unknown): unknown {
   const s2 = readLineShape(bArg);
   if (s1 === null || s2 === null) return null;
   const plane = planeFor([...lineVecs(s1.lines), ...lineVecs(s2.lines)]);
-  if (plane === null) return null;
+  if (plane === null) return linesOnCube(s1.lines, s2.lines);
   const l1: PlanarLine[] = [];
   const l2: PlanarLine[] = [];
   for (const l of s1.lines) {
     const p = projectLine(plane, l);
-    if (p === null) return null;
+    // Too wide for one projection: face by face on the cube.
+    if (p === null) return linesOnCube(s1.lines, s2.lines);
     l1.push(p);
   }
   for (const l of s2.lines) {
     const p = projectLine(plane, l);
-    if (p === null) return null;
+    if (p === null) return linesOnCube(s1.lines, s2.lines);
     l2.push(p);
   }
   const { isolated, lines } = contacts(plane, l1, l2);
@@ -753,6 +769,38 @@ export function intersectLines(aArg: unknown, bArg: unknown): unknown {
   if (lines.length === 0) return pointsGeoJson(isolated);
   if (isolated.length === 0) return linesGeoJson(lines);
   return { type: 'GeometryCollection', geometries: [pointsGeoJson(isolated), linesGeoJson(lines)] };
+}
+
+/**
+ * geo_intersection_2lines for lines too wide for one projection: each face of the cube (geo-cube.ts) finds
+ * the crossings and shared stretches of the lines' parts inside it; stretches cut at a face boundary are
+ * joined again and points found in two faces kept once.
+ */
+function linesOnCube(a: readonly LngLat[][], b: readonly LngLat[][]): unknown {
+  const pieces: [number, number][][] = [];
+  const touches: [number, number][] = [];
+  let failed = false;
+  const done = cubeUnion([], (view) => {
+    const face: Plane = { g: view.g, original: new Map() };
+    const inFace = (lines: readonly LngLat[][]): PlanarLine[] => {
+      const out: PlanarLine[] = [];
+      for (const line of lines)
+        for (const piece of view.clipLine(line)) {
+          const p = projectLine(face, piece);
+          if (p === null) failed = true;
+          else out.push(p);
+        }
+      return out;
+    };
+    const found = contacts(face, inFace(a), inFace(b));
+    pieces.push(...found.lines);
+    touches.push(...found.isolated);
+  });
+  if (done === null || failed) return null;
+  const inputVertices = new Set([...a, ...b].flat().map((p) => `${p[0]},${p[1]}`));
+  const near = (p: readonly [number, number], q: readonly [number, number]): boolean =>
+    angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
+  return lineResult(joinPieces(pieces, inputVertices), pieces, touches, near);
 }
 
 /** Grid for recognising the same node of a line network (2^-36 of the plane, about 0.1 mm). */

@@ -20,6 +20,7 @@ const {
   geo_union_polygons_array: unionArray,
   geo_intersection_2polygons: intersect,
   geo_intersection_line_with_polygon: linePolygon,
+  geo_intersection_2lines: lines2,
 } = GEO_BOOLEAN_FUNCTIONS;
 
 interface Shape {
@@ -444,5 +445,52 @@ describe('geo_union_polygons_array and geo_intersection_2polygons for large poly
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('geo_intersection_2lines on the cube: lines 180° long sharing a stretch across faces and crossing', () => {
+    const equator = { type: 'LineString', coordinates: [-90, -30, 30, 90].map((lng) => [lng, 0]) };
+    const other = {
+      type: 'LineString',
+      coordinates: [
+        [-100, 10],
+        [-60, 0],
+        [-10, 0],
+        [40, 0],
+        [80, 10],
+      ],
+    };
+    const meridian = {
+      type: 'LineString',
+      coordinates: [
+        [85, -40],
+        [85, 40],
+      ],
+    };
+    expect(lines2([equator, other])).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [-60, 0],
+        [-30, 0],
+        [-10, 0],
+        [30, 0],
+        [40, 0],
+      ],
+    });
+    const both = lines2([
+      equator,
+      { type: 'MultiLineString', coordinates: [other.coordinates, meridian.coordinates] },
+    ]) as { type: string; geometries: { type: string; coordinates: number[] | number[][] }[] };
+    expect(both.type).toBe('GeometryCollection');
+    expect(both.geometries.map((g) => g.type)).toEqual(['Point', 'LineString']);
+    // The crossing is computed (to rounding); the stretch's vertices are input vertices.
+    const [x, y] = both.geometries[0].coordinates as number[];
+    expect(Math.abs(x - 85) + Math.abs(y)).toBeLessThan(1e-12);
+    expect(both.geometries[1].coordinates).toEqual([
+      [-60, 0],
+      [-30, 0],
+      [-10, 0],
+      [30, 0],
+      [40, 0],
+    ]);
   });
 });
