@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { batchFromEvents, columnFromValues } from './column-builder';
+import { batchFromEvents, columnFromValues, selectRows, sliceRows } from './column-builder';
 import type { FieldValue, NormalizedEvent } from './events';
 
 const fieldValue: fc.Arbitrary<FieldValue> = fc.oneof(
@@ -67,6 +67,35 @@ describe('batchFromEvents', () => {
         const expected = reference(events, 3);
         expect([...actual.columns.keys()]).toEqual([...expected.columns.keys()]);
         expect(actual).toEqual(expected);
+      }),
+    );
+  });
+});
+
+describe('sliceRows', () => {
+  it('gives the rows of a range, as selectRows does', () => {
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 20 }), fc.nat(), fc.nat(), (events, a, b) => {
+        const batch = batchFromEvents(events, 7);
+        const start = a % (batch.length + 1);
+        const end = start + (b % (batch.length - start + 1));
+        const rows = Array.from({ length: end - start }, (_, i) => start + i);
+        const sliced = sliceRows(batch, start, end);
+        const selected = selectRows(batch, rows);
+        expect(sliced.length).toBe(selected.length);
+        for (const [name, column] of selected.columns) {
+          const got = sliced.columns.get(name)!;
+          if (column.kind === 'string' && got.kind === 'string') {
+            expect([...got.codes]).toEqual([...column.codes]);
+            expect(got.dict).toBe(column.dict);
+          } else if (column.kind !== 'string' && got.kind === column.kind && column.kind !== 'dynamic') {
+            const g = got as typeof column;
+            expect([...g.values]).toEqual([...column.values]);
+            expect(g.nulls === null ? null : [...g.nulls]).toEqual(
+              column.nulls === null ? null : [...column.nulls],
+            );
+          } else expect(got).toEqual(column);
+        }
       }),
     );
   });

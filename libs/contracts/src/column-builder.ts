@@ -144,6 +144,35 @@ export function batchFromEvents(
   return builder.finish();
 }
 
+/** Rows `[start, end)` of every column, as views where the column's storage allows (no copy). */
+export function sliceRows(batch: ColumnBatch, start: number, end: number): ColumnBatch {
+  const columns = new Map<string, Column>();
+  for (const [name, col] of batch.columns) {
+    switch (col.kind) {
+      case 'string':
+        columns.set(name, withCodes(col, col.codes.subarray(start, end)));
+        break;
+      case 'dynamic':
+        columns.set(name, { kind: 'dynamic', values: col.values.slice(start, end) });
+        break;
+      case 'bool':
+        columns.set(name, {
+          kind: 'bool',
+          values: col.values.subarray(start, end),
+          nulls: col.nulls ? col.nulls.subarray(start, end) : null,
+        });
+        break;
+      default:
+        columns.set(name, {
+          kind: col.kind,
+          values: col.values.subarray(start, end),
+          nulls: col.nulls ? col.nulls.subarray(start, end) : null,
+        });
+    }
+  }
+  return { length: end - start, columns };
+}
+
 /** Keeps the rows whose index is listed in `selection` (ascending), for every column. */
 export function selectRows(batch: ColumnBatch, selection: Uint32Array | readonly number[]): ColumnBatch {
   const n = selection.length;

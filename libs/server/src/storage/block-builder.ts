@@ -2,6 +2,7 @@ import { decodeBlock, encodeBlock } from '@quarry/block-format';
 import {
   concatEventBatches,
   selectRows,
+  sliceRows,
   timeOrder,
   TIME_FIELD,
   wireTypeOfKind,
@@ -58,18 +59,12 @@ export function buildBlocks(batches: readonly ColumnBatch[], policy: SpanPolicy)
     let end = start + 1;
     while (end < n && values[end] < spanEnd) end++;
     if (end - start >= policy.minSpanRows || (start === 0 && end === n)) {
-      out.push(encodeSorted(start === 0 && end === n ? batch : selectRows(batch, range(start, end))));
+      out.push(encodeSorted(start === 0 && end === n ? batch : sliceRows(batch, start, end)));
     } else for (let i = start; i < end; i++) sparse.push(i);
     start = end;
   }
   if (sparse.length > 0) out.push(encodeSorted(selectRows(batch, sparse)));
   return out;
-}
-
-function range(start: number, end: number): Uint32Array {
-  const rows = new Uint32Array(end - start);
-  for (let i = 0; i < rows.length; i++) rows[i] = start + i;
-  return rows;
 }
 
 /** The batches concatenated, rows sorted by `_time` (ties keep log order). */
