@@ -3,6 +3,7 @@
  * A non-numeric or null element is null in element-wise results and skipped by reductions.
  */
 import type { ScalarImpl } from './scalar-impl';
+import { lnExact } from './series-math';
 
 type Series = (number | null)[];
 
@@ -210,7 +211,8 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
   series_cos: unary(Math.cos),
   series_exp: unary(Math.exp),
   series_floor: unary(Math.floor),
-  series_log: unary((x) => (x > 0 ? Math.log(x) : NaN)),
+  // Correctly rounded (Kusto's series_log page: ln 3 = 1.0986122886681098; V8's Math.log gives …096).
+  series_log: unary((x) => (x > 0 ? lnExact(x) : NaN)),
   series_sign: unary(sign),
   series_sin: unary(Math.sin),
   series_tan: unary(Math.tan),
@@ -241,8 +243,13 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
     const v = values(a);
     return v === null ? null : Math.sqrt(v.reduce((x, y) => x + y * y, 0));
   },
+  // Kusto's series_dot_product page: a numeric scalar on either side is broadcast to the other series'
+  // length; an empty series gives null; non-numeric elements are skipped.
   series_dot_product: ([a, b]) => {
-    const p = pairs(a, b);
+    const sa = typeof a === 'number' && Array.isArray(b) ? b.map(() => a) : a;
+    const sb = typeof b === 'number' && Array.isArray(a) ? a.map(() => b) : b;
+    if (!Array.isArray(sa) || !Array.isArray(sb) || sa.length === 0 || sb.length === 0) return null;
+    const p = pairs(sa, sb);
     return p === null ? null : p.reduce((acc, [x, y]) => acc + x * y, 0);
   },
   series_cosine_similarity: ([a, b]) => {

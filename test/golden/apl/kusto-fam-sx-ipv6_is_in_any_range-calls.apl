@@ -1,0 +1,3 @@
+// expect: the first two calls at the top of the page: true, true (the third, an address tested against its own /120 range, is printed false, which contradicts the page's definition; Quarry answers true, docs/apl.md) (source: https://learn.microsoft.com/kusto/query/ipv6-is-in-any-range-function)
+print a = ipv6_is_in_any_range("a5e:f127:8a9d:146d:e102:b5d3:c755:f6cd", dynamic(["a5e:f127:8a9d:146d:e102:b5d3:c755:f6cd/112", "0:0:0:0:0:ffff:c0a8:ac/60"])),
+    b = ipv6_is_in_any_range("a5e:f127:8a9d:146d:e102:b5d3:c755:f6cd", "a5e:f127:8a9d:146d:e102:b5d3:c755:f6cd/112", "0:0:0:0:0:ffff:c0a8:ac/60")
