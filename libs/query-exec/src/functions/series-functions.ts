@@ -162,7 +162,8 @@ function withMissing(a: unknown, missing: unknown): Series | null {
 
 /**
  * `series_fir(x, filter [, normalize [, center]])`: y[i] = Σ filter[j]·x[i−j] (elements before the start
- * and nulls count as 0); `normalize` (default true) divides by the filter's sum; `center` aligns the
+ * and nulls count as 0); `normalize` (default true, false when a coefficient is negative) divides by the
+ * filter's sum; `center` aligns the
  * window's middle on i.
  */
 function fir([a, filter, normalize, center]: unknown[]): unknown {
@@ -171,7 +172,12 @@ function fir([a, filter, normalize, center]: unknown[]): unknown {
   if (s === null || f === null || f.some((x) => x === null) || f.length === 0) return null;
   let coef = f as number[];
   const total = coef.reduce((x, y) => x + y, 0);
-  if (normalize !== false && total !== 0) coef = coef.map((c) => c / total);
+  // Kusto's series_fir page: with a negative coefficient `normalize` defaults to false, and an explicit
+  // `true` gives null.
+  const negative = coef.some((c) => c < 0);
+  if (negative && normalize === true) return null;
+  const normalized = typeof normalize === 'boolean' ? normalize : !negative;
+  if (normalized && total !== 0) coef = coef.map((c) => c / total);
   const shift = center === true ? Math.floor((coef.length - 1) / 2) : 0;
   return s.map((_, i) => {
     let y = 0;

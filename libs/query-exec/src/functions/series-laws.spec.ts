@@ -5,6 +5,7 @@
  * seed is shared by the run (test/support/fast-check-seed.ts).
  */
 import fc from 'fast-check';
+import type { ColumnKind } from '@quarry/contracts';
 import { lnExact } from './series-math';
 import { SERIES_FUNCTIONS } from './series-functions';
 
@@ -131,5 +132,31 @@ describe('series_fir', () => {
         expect(out).toEqual(a.map((x) => x + 0));
       }),
     );
+  });
+});
+
+describe('series_fir normalization (Kusto page: negative coefficients)', () => {
+  const kinds: ColumnKind[] = ['dynamic', 'dynamic', 'bool', 'bool'];
+  it('does not normalize a filter with a negative coefficient unless told, and is null when told to', () => {
+    expect(
+      SERIES_FUNCTIONS.series_fir(
+        [
+          [1, 2, 4],
+          [3, -1],
+        ],
+        kinds,
+      ),
+    ).toEqual([3, 5, 10]);
+    expect(SERIES_FUNCTIONS.series_fir([[1, 2, 4], [3, -1], false], kinds)).toEqual([3, 5, 10]);
+    expect(SERIES_FUNCTIONS.series_fir([[1, 2, 4], [3, -1], true], kinds)).toBeNull();
+    expect(
+      SERIES_FUNCTIONS.series_fir(
+        [
+          [1, 2, 4],
+          [1, 1],
+        ],
+        kinds,
+      ),
+    ).toEqual([0.5, 1.5, 3]);
   });
 });
