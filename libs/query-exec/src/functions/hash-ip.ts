@@ -98,10 +98,15 @@ export const HASH_IP_FUNCTIONS: Record<string, ScalarImpl> = {
     if (p === null) return null;
     const ip = maskIpv4(p.ip, p.bits);
     const ranges = args.slice(1).flatMap((r) => (Array.isArray(r) ? r : [r]));
-    return ranges.some((r) => {
+    // Kusto's page: null when a text cannot be read as an address. A range that contains the address
+    // still wins (true), like `or` with a null operand; otherwise an unreadable range gives null.
+    let unreadable = false;
+    for (const r of ranges) {
       const c = parseCidr(typeof r === 'string' ? r : null);
-      return c !== null && inRange(ip, c);
-    });
+      if (c === null) unreadable = true;
+      else if (inRange(ip, c)) return true;
+    }
+    return unreadable ? null : false;
   },
   parse_ipv4: ([v], [k]) => {
     const p = parseIpv4Prefixed(str(v, k));
