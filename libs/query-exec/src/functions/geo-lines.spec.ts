@@ -88,8 +88,9 @@ describe('geo_line_interpolate_point and geo_line_locate_point', () => {
         // place, so compare places, and fractions when the line does not come back.
         const again = coords(call('geo_line_interpolate_point', lineString(l), back));
         expect(sphereDistance(p, again)).toBeLessThan(1e-3);
-        // Rounding moves a point by about 1e-9 m (unit vectors times the earth's radius): as a fraction
-        // of a metre-long line that is 1e-9 (fast-check seed 2020916608: 1.27e-9 on a 1.08 m line).
+        // Rounding moves a point along the line by picometres (1e-11 m on the regression lines below):
+        // as a fraction of a metre-long line, far below the 1e-7 m allowed. Before the arc's normal was
+        // computed robustly it was micrometres (fast-check seed 1423836237: 1.6e-6 m on a 3.1 m line).
         const length = call('geo_line_length', lineString(l)) as number;
         expect(back).toBeLessThanOrEqual(f + 1e-9 + 1e-7 / Math.max(length, 1e-3));
         expect(coords(call('geo_line_interpolate_point', lineString(l), 0))).toEqual(l[0]);
@@ -108,6 +109,24 @@ describe('geo_line_interpolate_point and geo_line_locate_point', () => {
     expect(back).toBeGreaterThanOrEqual(0);
     expect(back).toBeLessThan(1e-7);
   });
+
+  it.each([
+    [0.014481688922686385, 3.3937717050975906, 3.3937852873013337],
+    [0.3192137264245465, 73.4906450519329, 73.49067312325136],
+  ])(
+    'locates the start of a metre-long line at longitude %d within 10 µm (fast-check seed 1423836237)',
+    (lng, lat0, lat1) => {
+      const l = lineString([
+        [lng, lat0],
+        [lng, lat1],
+        [lng, lat1],
+      ]);
+      const length = call('geo_line_length', l) as number;
+      const back = call('geo_line_locate_point', l, lng, lat0) as number;
+      expect(back).toBeGreaterThanOrEqual(0);
+      expect(back * length).toBeLessThan(1e-8);
+    },
+  );
 
   it('answers the earlier fraction when the line comes back to within rounding of a point (fast-check seed 1751878674)', () => {
     const l: [number, number][] = [

@@ -125,7 +125,9 @@ export function lineInterpolate(line: readonly LngLat[], fraction: number): LngL
 
 /** The point of the arc a–b nearest to p, and its angle from a along the arc. */
 function nearestOnArc(p: Vec3, a: Vec3, b: Vec3): { along: number; off: number } {
-  const n = normalize(cross(a, b));
+  // (a + b) × (b − a) = 2 (a × b), but exact to rounding for a short arc, where a × b cancels (S2's
+  // RobustCrossProd): the arc's normal off by 1e-9 moved the nearest point of a metre-long line by µm.
+  const n = normalize(cross(add(a, b), [b[0] - a[0], b[1] - a[1], b[2] - a[2]]));
   if (n !== null && dot(p, cross(n, a)) >= 0 && dot(p, cross(b, n)) >= 0) {
     const h = dot(p, n);
     const foot = normalize([p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2]]);
