@@ -58,6 +58,11 @@ export class FlatJsonReader {
   private readonly timestamp = new TimeSlot();
   private readonly time = new TimeSlot();
   private body: Buffer = EMPTY;
+  /**
+   * The body as a plain Uint8Array: the interner copies new values out of it with `subarray`, which on a
+   * Buffer goes through Node's Buffer subclass (a JS wrapper and a Buffer per value; measured ~4% of parsing).
+   */
+  private bytes: Uint8Array = EMPTY;
 
   constructor(
     private readonly ctx: NormalizeContext,
@@ -69,7 +74,10 @@ export class FlatJsonReader {
    * having written nothing, when the line needs the general path.
    */
   read(body: Buffer, start: number, end: number): number | null {
-    this.body = body;
+    if (this.body !== body) {
+      this.body = body;
+      this.bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    }
     this.seq++;
     if (this.seq === 0x7fffffff) this.resetSeen();
     this.entryCount = 0;
@@ -256,7 +264,7 @@ export class FlatJsonReader {
       if (field < 0) field = this.nameField[nameId] = builder.fieldIndex(this.names[nameId]);
       switch (this.entryType[k]) {
         case T_STRING:
-          builder.setUtf8(field, this.body, this.entryStart[k], this.entryEnd[k]);
+          builder.setUtf8(field, this.bytes, this.entryStart[k], this.entryEnd[k]);
           break;
         case T_NUMBER:
           builder.setAt(field, this.entryNumber[k]);
