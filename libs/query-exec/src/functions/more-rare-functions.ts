@@ -275,10 +275,15 @@ export const MORE_RARE_FUNCTIONS: Record<string, ScalarImpl> = {
   ipv6_is_in_any_range: (args, kinds) => {
     const x = parseIp6(str(args[0], kinds[0]));
     if (x === null) return null;
-    return listOf(args.slice(1)).some((r) => {
+    // As `ipv4_is_in_any_range` (Kusto's null rule): a range containing the address wins (true);
+    // otherwise a range that cannot be read gives null.
+    let unreadable = false;
+    for (const r of listOf(args.slice(1))) {
       const range = parseIp6(r);
-      return range !== null && ip6InRange(x, range);
-    });
+      if (range === null) unreadable = true;
+      else if (ip6InRange(x, range)) return true;
+    }
+    return unreadable ? null : false;
   },
   iscc: ([v], [k]) => {
     const s = str(v, k);

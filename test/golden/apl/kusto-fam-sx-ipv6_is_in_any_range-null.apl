@@ -1,0 +1,2 @@
+// expect: a null, b true, c false: the Returns section (null when a text cannot be read as an address), read as ipv4_is_in_any_range reads it (a range that contains the address wins; docs/apl.md) (source: https://learn.microsoft.com/kusto/query/ipv6-is-in-any-range-function)
+print a = ipv6_is_in_any_range('fe80::1', 'zz::/10'), b = ipv6_is_in_any_range('fe80::1', 'zz::/10', 'fe80::/10'), c = ipv6_is_in_any_range('fe80::1', '::1/128')
