@@ -21,7 +21,8 @@ const shared = {
     // A package's test helpers, exported apart so production code never loads them.
     '^@quarry/([^/]+)/testing$': '<rootDir>/libs/$1/src/testing',
   },
-  testEnvironment: 'node',
+  // Jest's node environment, with a watchdog that ends a test file stuck past 15 minutes.
+  testEnvironment: '<rootDir>/test/support/watchdog-environment.js',
   setupFilesAfterEnv: ['<rootDir>/test/support/fast-check-seed.ts'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   // @kubernetes/client-node 1.x and its auth dependencies ship ES modules only: swc compiles them too.

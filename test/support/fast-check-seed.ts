@@ -1,5 +1,6 @@
 /**
- * Every property test in a run uses one fast-check seed: `FC_SEED` when set (to replay a failure),
+ * Every property test of a test file uses one fast-check seed: `FC_SEED` when set (to replay a failure;
+ * `watchdog-environment.js` sets it for each file, to a fresh one unless the run was given one),
  * otherwise a fresh one. It is written to stderr so a failing or hanging run can be reproduced with
  * `FC_SEED=<seed> npx jest <file>`.
  */
