@@ -118,6 +118,11 @@ export class Lexer {
       let j = i;
       while (j < text.length && isIdentPart(text[j])) j++;
       const unit = text.slice(i, j);
+      // A unit never holds `_`: digits then a word with one are a name (Kusto's `5h_MovingAvg` column).
+      if (!isReal && unit.includes('_')) {
+        this.pos = j;
+        return { kind: 'ident', text: text.slice(start, j), start, end: j };
+      }
       const factor = Object.prototype.hasOwnProperty.call(TIMESPAN_UNITS, unit)
         ? TIMESPAN_UNITS[unit]
         : undefined;

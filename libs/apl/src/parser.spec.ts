@@ -48,6 +48,13 @@ describe('parseApl', () => {
     expect(q.body.source).toMatchObject({ kind: 'dataset', name: 't' });
   });
 
+  it('reads digits then a word holding `_` as a name, not a timespan (Kusto: `5h_MovingAvg`)', () => {
+    const q = parseApl('ds | extend 5h_MovingAvg = 1 | project 5h_MovingAvg');
+    expect(q.body.operators[0]).toMatchObject({ kind: 'extend', items: [{ name: '5h_MovingAvg' }] });
+    expect(printLiteral('5h')).toMatchObject({ type: 'timespan', value: 18_000_000 });
+    expect(parseError('print x = 1.5h_x')).toMatchObject({ code: 'apl_invalid_timespan_unit' });
+  });
+
   it('skips comments', () => {
     const q = parseApl('ds // dataset\n// full line\n| where a == "x" // trailing\n| count');
     expect(q.body.operators.map((o) => o.kind)).toEqual(['where', 'count']);
