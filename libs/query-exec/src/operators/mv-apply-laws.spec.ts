@@ -1,6 +1,7 @@
 /**
  * Laws of `mv-apply` (issue 19, round 2 operator audit), run end to end over a `datatable`: a summarize
- * in the subquery sees exactly one input row's elements, `top k` takes each row's k largest, and the
+ * in the subquery sees exactly one input row's elements (and gives a row for each input row, also for a
+ * subtable that a `where` emptied), `top k` takes each row's k largest, and the
  * input rows come back in order with their other columns. The seed is shared by the run
  * (test/support/fast-check-seed.ts).
  */
@@ -44,6 +45,23 @@ describe('mv-apply laws', () => {
           `${table(as)} | mv-apply x = a to typeof(long) on (summarize s = sum(x), c = count())`,
         );
         expect(got).toEqual(as.map((a, i) => [i, a, a.reduce((p, v) => p + v, 0), a.length]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a summarize without by gives every input row one row, also when a where empties its subtable', async () => {
+    await fc.assert(
+      fc.asyncProperty(arrays, fc.integer({ min: -60, max: 60 }), async (as, t) => {
+        const got = await rows(
+          `${table(as)} | mv-apply x = a to typeof(long) on (where x > ${t} | summarize s = sum(x), c = count())`,
+        );
+        const kept = as.map((a) => a.filter((x) => x > t));
+        expect(got).toEqual(as.map((a, i) => [i, a, kept[i].reduce((p, v) => p + v, 0), kept[i].length]));
+        const counted = await rows(
+          `${table(as)} | mv-apply x = a to typeof(long) on (where x > ${t} | count)`,
+        );
+        expect(counted).toEqual(as.map((a, i) => [i, a, kept[i].length]));
       }),
       { numRuns: 40 },
     );

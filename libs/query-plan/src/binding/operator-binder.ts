@@ -422,15 +422,18 @@ export abstract class OperatorBinder extends WindowBinder {
           });
           break;
         case 'summarize':
-          sub = this.buildOperator(sub, { ...step, by: [rowKey, ...step.by] });
+          sub =
+            step.by.length === 0
+              ? this.summarizeEachSubtable(numbered, sub, step, ROW)
+              : this.buildOperator(sub, { ...step, by: [rowKey, ...step.by] });
           break;
         case 'count':
-          sub = this.buildOperator(sub, {
-            kind: 'summarize',
-            aggs: [{ name: 'count', expr: fn('count', []), span }],
-            by: [rowKey],
-            span,
-          });
+          sub = this.summarizeEachSubtable(
+            numbered,
+            sub,
+            { kind: 'summarize', aggs: [{ name: 'Count', expr: fn('count', []), span }], by: [], span },
+            ROW,
+          );
           break;
         case 'distinct':
           if (!(step.items.length === 1 && step.items[0].kind === 'star'))
@@ -507,6 +510,68 @@ export abstract class OperatorBinder extends WindowBinder {
       sorted,
       sorted.schema.filter((f) => f.name !== ROW && f.name !== SEQ),
     );
+  }
+
+  /**
+   * A `summarize` without `by` inside `mv-apply`: one row for each input row, as Kusto runs it on each
+   * row's subtable, also one the subquery emptied (a `where` that keeps nothing). Input rows for which
+   * the summarize by row number has no group get the summarize of no rows (`count()` 0, `make_list` []),
+   * joined to them on a constant key.
+   */
+  private summarizeEachSubtable(
+    numbered: PlanNode,
+    sub: PlanNode,
+    step: Extract<Operator, { kind: 'summarize' }>,
+    row: string,
+  ): PlanNode {
+    const span = step.span;
+    const KEY = '__mva_k';
+    const rowName: Expr = { kind: 'name', name: row, quoted: true, span };
+    const perRow = this.buildOperator(sub, { ...step, by: [{ name: row, expr: rowName, span }] });
+    const none = this.buildOperator(
+      this.buildOperator(sub, {
+        kind: 'where',
+        predicate: { kind: 'literal', type: 'bool', value: false, span },
+        span,
+      }),
+      step,
+    );
+    const rows = this.projectFields(
+      numbered,
+      numbered.schema.filter((f) => f.name === row),
+    );
+    const missing: PlanNode = {
+      kind: 'join',
+      left: rows,
+      right: perRow,
+      joinKind: 'leftanti',
+      on: [{ left: row, right: row }],
+      rightNames: perRow.schema.map(() => null),
+      schema: [...rows.schema],
+    };
+    const keyed = (input: PlanNode) =>
+      this.buildOperator(input, {
+        kind: 'extend',
+        items: [{ name: KEY, expr: { kind: 'literal', type: 'long', value: 1, span }, span }],
+        span,
+      });
+    const left = keyed(missing);
+    const right = keyed(none);
+    const filled: PlanNode = {
+      kind: 'join',
+      left,
+      right,
+      joinKind: 'inner',
+      on: [{ left: KEY, right: KEY }],
+      rightNames: right.schema.map((f) => (f.name === KEY ? null : f.name)),
+      schema: [...left.schema, ...right.schema.filter((f) => f.name !== KEY)],
+    };
+    return {
+      kind: 'union',
+      inputs: [perRow, this.projectFields(filled, perRow.schema)],
+      sourceNames: ['', ''],
+      schema: perRow.schema.map((f) => ({ ...f })),
+    };
   }
 
   /**
