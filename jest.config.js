@@ -30,8 +30,6 @@ const shared = {
 };
 
 module.exports = {
-  // Longest files first even without jest's cache (a fresh clone): see the file.
-  testSequencer: '<rootDir>/test/support/test-sequencer.js',
   // HTTP suites start real servers; unit tests finish far below this.
   testTimeout: 120_000,
   projects: [
