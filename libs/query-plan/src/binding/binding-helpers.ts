@@ -4,7 +4,7 @@ import type { SourceSpan } from '@quarry/common';
 import { call, col, lit, type PExpr } from '../expr';
 import { AGGREGATE_SIGNATURES } from '../functions/aggregate-signatures';
 import { mapChildren } from '../map-children';
-import type { NamedExpr } from '../nodes/plan-node';
+import type { NamedExpr, PlanNode } from '../nodes/plan-node';
 import { WINDOW_SIGNATURES, containsWindow } from '../window-binding';
 import { unifyTypes, type AplType, type Field } from '../types';
 
@@ -270,4 +270,21 @@ export function caseSensitiveMatches(e: PExpr): PExpr {
   const args = e.args.map(caseSensitiveMatches);
   const fn = /^!?(contains|has|startswith|endswith|hasprefix|hassuffix)$/.test(e.fn) ? `${e.fn}_cs` : e.fn;
   return { ...e, fn, args };
+}
+
+/**
+ * A join of two plans on one column of the same name on both sides, the right side's copy of the key
+ * dropped: how operators that Quarry plans as joins (`mv-apply`'s empty subtables, `top-nested`'s levels)
+ * attach rows of one plan to rows of another.
+ */
+export function joinOnColumn(left: PlanNode, right: PlanNode, key: string, joinKind: string): PlanNode {
+  return {
+    kind: 'join',
+    left,
+    right,
+    joinKind,
+    on: [{ left: key, right: key }],
+    rightNames: right.schema.map((f) => (f.name === key ? null : f.name)),
+    schema: [...left.schema, ...right.schema.filter((f) => f.name !== key)],
+  };
 }

@@ -13,6 +13,7 @@ import {
   naturalCompare,
   keepOnlyValid,
   caseSensitiveMatches,
+  joinOnColumn,
 } from './binding-helpers';
 import { WindowBinder } from './window-binder';
 
@@ -555,17 +556,7 @@ export abstract class OperatorBinder extends WindowBinder {
         items: [{ name: KEY, expr: { kind: 'literal', type: 'long', value: 1, span }, span }],
         span,
       });
-    const left = keyed(missing);
-    const right = keyed(none);
-    const filled: PlanNode = {
-      kind: 'join',
-      left,
-      right,
-      joinKind: 'inner',
-      on: [{ left: KEY, right: KEY }],
-      rightNames: right.schema.map((f) => (f.name === KEY ? null : f.name)),
-      schema: [...left.schema, ...right.schema.filter((f) => f.name !== KEY)],
-    };
+    const filled = joinOnColumn(keyed(missing), keyed(none), KEY, 'inner');
     return {
       kind: 'union',
       inputs: [perRow, this.projectFields(filled, perRow.schema)],
@@ -728,15 +719,8 @@ export abstract class OperatorBinder extends WindowBinder {
         items: items.map(([x, expr]) => ({ name: x, expr, span })),
         span,
       });
-    const leftOuter = (left: PlanNode, right: PlanNode, key: string): PlanNode => ({
-      kind: 'join',
-      left,
-      right,
-      joinKind: 'leftouter',
-      on: [{ left: key, right: key }],
-      rightNames: right.schema.map((f) => (f.name === key ? null : f.name)),
-      schema: [...left.schema, ...right.schema.filter((f) => f.name !== key)],
-    });
+    const leftOuter = (left: PlanNode, right: PlanNode, key: string) =>
+      joinOnColumn(left, right, key, 'leftouter');
     const drop = (n: PlanNode, names: string[]) =>
       this.projectFields(
         n,
