@@ -217,8 +217,11 @@ export type Operator =
       span: SourceSpan;
     }
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }
-  /** `as [hint.materialized = b] Name` (Kusto): names the input; `union withsource=` reports that name. */
-  | { kind: 'as'; name: string; span: SourceSpan }
+  /**
+   * `as [hint.materialized = b] Name` (Kusto): names the input for later references, `union withsource=`
+   * and `search`'s `$table`; `materialized` (`hint.materialized=true`) computes it once, as `materialize()`.
+   */
+  | { kind: 'as'; name: string; materialized?: true; span: SourceSpan }
   /** `top-nested [N] of Expr [with others = C] by Agg [asc|desc], top-nested …` (Kusto): hierarchical top values. */
   | { kind: 'top-nested'; clauses: TopNestedClause[]; span: SourceSpan }
   /**

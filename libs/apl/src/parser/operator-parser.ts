@@ -139,18 +139,11 @@ export abstract class OperatorParser extends ExpressionParser {
       case 'make-series':
         return done(this.parseMakeSeries());
       case 'as': {
-        // `hint.materialized = true|false` is accepted; the name is only reported by `union withsource=`.
-        if (this.isIdent('hint') && this.isPunct('.', 1)) {
-          this.advance();
-          this.advance();
-          this.expectIdent('materialized');
-          this.expectPunct('=');
-          this.parseExpr();
-        }
+        const materialized = this.parseAsMaterializedHint();
         const nameTok = this.advance();
         if (nameTok.kind !== 'ident' && nameTok.kind !== 'string')
           throw this.expected('a name after as', nameTok);
-        return done({ kind: 'as' as const, name: nameTok.text });
+        return done({ kind: 'as' as const, name: nameTok.text, ...(materialized ? { materialized } : {}) });
       }
       case 'mv-apply': {
         const expand = this.parseMvExpand() as Extract<Operator, { kind: 'mv-expand' }>;
@@ -309,6 +302,27 @@ export abstract class OperatorParser extends ExpressionParser {
       ...(inRange ? { inRange: true as const } : {}),
       span: on.span,
     };
+  }
+
+  /**
+   * `as`'s optional `hint.materialized = true|false` (Kusto's as page: a bool). True when the hint is true;
+   * any other value is an error rather than silently running the input once per reference.
+   */
+  protected parseAsMaterializedHint(): true | undefined {
+    if (!(this.isIdent('hint') && this.isPunct('.', 1))) return undefined;
+    this.advance();
+    this.advance();
+    this.expectIdent('materialized');
+    this.expectPunct('=');
+    const value = this.parseExpr();
+    if (value.kind !== 'literal' || typeof value.value !== 'boolean') {
+      throw aplError(
+        'apl_invalid_argument',
+        { name: 'as', reason: 'hint.materialized must be true or false' },
+        value.span,
+      );
+    }
+    return value.value ? true : undefined;
   }
 
   protected parseKindOption(option = 'kind'): string | undefined {
