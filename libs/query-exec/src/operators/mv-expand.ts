@@ -1,6 +1,7 @@
 /**
  * mv-expand: one output row per array element (or bag entry) of the expanded columns. Several columns
- * are zipped: an input row gives as many rows as its longest array, shorter ones padded with null.
+ * are zipped: an input row gives as many rows as its longest array, shorter ones padded with null. A
+ * row whose arrays and bags are all empty gives none (Kusto's mv-expand page).
  */
 import { selectRows, type Column, type ColumnBatch } from '@quarry/contracts';
 import type { MvExpandNode } from '@quarry/query-plan';
@@ -36,8 +37,9 @@ export async function* mvExpand(input: BatchStream, node: MvExpandNode, env: Exe
     const indexes: number[] = [];
     for (let i = 0; i < batch.length; i++) {
       const lists = sources.map((s) => elementsOf(readValue(s, i), s.kind, node.bagExpansion));
-      // An empty array or null still gives one row, with null elements (Kusto).
-      const rows = Math.min(cap, Math.max(1, ...lists.map((l) => l.length)));
+      // Kusto's page: a null gives one row (a null element), an empty array or bag none; zipped
+      // columns give the most rows any of them gives (a row with `[]` and `[1, 2]` gives two).
+      const rows = Math.min(cap, Math.max(...lists.map((l) => l.length)));
       for (let j = 0; j < rows; j++) {
         sel.push(i);
         lists.forEach((l, k) => values[k].push(l[j] ?? null));
