@@ -69,3 +69,30 @@ describe('dcount accuracy at one million distinct values', () => {
     expect(relErr(agg.finish(1)[0].values[0] as number)).toBeLessThan(0.02);
   });
 });
+
+describe('dcount over a dictionary seen before', () => {
+  /** One string batch over `dict`, every code once. */
+  const column = (dict: string[]): Column => ({
+    kind: 'string',
+    codes: Int32Array.from(dict, (_, i) => i),
+    dict,
+  });
+  const estimate = (dict: string[]) => {
+    const agg = dcount();
+    agg.update(new Int32Array(dict.length), dict.length, [column(dict)], null);
+    return agg.finish(1)[0].values[0] as number;
+  };
+
+  it('answers as a fresh dictionary does, also after the dictionary grew', () => {
+    // A cached block column reaches dcount as the same dictionary object query after query.
+    const dict = Array.from({ length: 20_000 }, (_, i) => `id-${i}`);
+    const first = estimate(dict);
+    expect(estimate(dict)).toBe(first);
+    expect(estimate([...dict])).toBe(first);
+    // An append-only dictionary (a builder's) may grow after it was hashed: its new strings count.
+    for (let i = 20_000; i < 60_000; i++) dict.push(`id-${i}`);
+    const grown = estimate(dict);
+    expect(grown).toBe(estimate([...dict]));
+    expect(Math.abs(grown - 60_000) / 60_000).toBeLessThan(0.02);
+  });
+});

@@ -16,6 +16,24 @@ export function valueKey(v: unknown): string {
 }
 
 /**
+ * Hash pairs (`hashKey('s', v)`: the hashes of `valueKey(v)`) of a string column's dictionary, kept as long
+ * as the dictionary lives. A block's decoded columns stay in the column cache across queries, so a repeated
+ * `dcount` over a high-cardinality column (where hashing every distinct string was most of its time)
+ * hashes each block's dictionary once. 8 bytes per string, next to the string's own tens of bytes; a
+ * dictionary that grew since (an append-only one) is hashed again.
+ */
+const hashesOfDictionary = new WeakMap<readonly string[], Uint32Array>();
+
+function dictionaryHashes(dict: readonly string[]): Uint32Array {
+  const known = hashesOfDictionary.get(dict);
+  if (known !== undefined && known.length === 2 * dict.length) return known;
+  const hashes = new Uint32Array(2 * dict.length);
+  for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
+  hashesOfDictionary.set(dict, hashes);
+  return hashes;
+}
+
+/**
  * Register memory one dcount / hll aggregate may hold over all its groups (registers are allocated only
  * when a group passes its exact set): 65,536 groups at level 1 (16 KiB each), 4,096 at level 4 (256 KiB).
  * Past it the query fails with query_limit_exceeded instead of exhausting the process's memory.
@@ -49,7 +67,7 @@ export class DcountAggregator implements Aggregator {
     const c = args[0];
     const p = this.precision;
     if (c.kind === 'string') {
-      // Exact counters take keys; sketches take hashes, computed once per dictionary string on first need.
+      // Exact counters take keys; sketches take hashes, one pair per dictionary string (see dictionaryHashes).
       const { codes, dict } = c;
       let hashes: Uint32Array | null = null;
       for (let i = 0; i < n; i++) {
@@ -61,10 +79,7 @@ export class DcountAggregator implements Aggregator {
           if (!counter.isExact) this.charge(counter.registerBytes);
           continue;
         }
-        if (hashes === null) {
-          hashes = new Uint32Array(2 * dict.length);
-          for (let d = 0; d < dict.length; d++) hashKey('s', dict[d], hashes, 2 * d);
-        }
+        hashes ??= dictionaryHashes(dict);
         counter.addHash(hashes[2 * code], hashes[2 * code + 1]);
       }
       return;
