@@ -182,6 +182,22 @@ describe('parser: Kusto language extensions', () => {
     expect(parseApl('datatable(a: long) [1, 2, ]').body.source).toMatchObject({ values: [{}, {}] });
   });
 
+  it('reads as hint.materialized as a bool, rejecting any other value', () => {
+    const op = (q: string) => parseApl(q).body.operators[0];
+    expect(op('ds | as T')).toEqual(expect.not.objectContaining({ materialized: expect.anything() }));
+    expect(op('ds | as hint.materialized = true T')).toMatchObject({
+      kind: 'as',
+      name: 'T',
+      materialized: true,
+    });
+    expect(op('ds | as hint.materialized=false T')).toEqual(
+      expect.not.objectContaining({ materialized: expect.anything() }),
+    );
+    expect(errorCode('ds | as hint.materialized = 1 T')).toBe('apl_invalid_argument');
+    expect(errorCode('ds | as hint.materialized = "true" T')).toBe('apl_invalid_argument');
+    expect(errorCode('ds | as hint.materialized = yes T')).toBe('apl_invalid_argument');
+  });
+
   it('reads parse-kv without delimiters and with regex=, rejecting half a delimiter pair', () => {
     const bare = parseApl('ds | parse-kv msg as (a, b: long)').body.operators[0];
     expect(bare).toMatchObject({ kind: 'parse-kv', pairDelimiter: undefined, kvDelimiter: undefined });

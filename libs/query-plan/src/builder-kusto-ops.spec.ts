@@ -133,4 +133,19 @@ describe('buildPlan: Kusto operator shorthands', () => {
     expect(self.datasets).toEqual(['ds']);
     expect(planError('ds | join (T | take 1) on method').kind).toBe('not_found');
   });
+
+  it("leads a piped search's rows with $table: the as name, the dataset, or a generated name", () => {
+    const tableOf = (q: string) => {
+      const root = plan(q).root;
+      expect(root.schema[0]).toEqual({ name: '$table', type: 'string' });
+      const project = find(root, 'project');
+      return project?.kind === 'project' ? project.items[0].expr : undefined;
+    };
+    expect(tableOf('ds | where status == "200" | search "x"')).toMatchObject({ value: 'ds' });
+    expect(tableOf('ds | as T1 | search "x"')).toMatchObject({ value: 'T1' });
+    expect(tableOf('ds | summarize count() by method | search "x"')).toMatchObject({ value: 'input' });
+    // A leading search's union names each row's dataset already: a second search keeps that column.
+    const twice = plan('search in (ds) "x" | search "y"').root;
+    expect(twice.schema.filter((f) => f.name === '$table')).toHaveLength(1);
+  });
 });

@@ -71,10 +71,24 @@ class PlanBuilder extends OperatorBinder {
    * never cached (its rows come back newest first and capped only at the end of the query).
    */
   private buildMaterialize(query: TabularExpr): PlanNode {
-    const plan = this.buildTabular(query);
+    return this.materializePlan(this.buildTabular(query), 0);
+  }
+
+  /** `T | as hint.materialized=true Name`: T as `materialize(T)`, its pipe already one use of it. */
+  protected override materializeNamed(plan: PlanNode): PlanNode {
+    return this.materializePlan(plan, 1);
+  }
+
+  /**
+   * The rows of `plan` computed once: the cached rows when the caller has them, else the plan, counted
+   * from `uses` (each later reference through a name adds one). A plan counted already (a `let` of
+   * `materialize()` named again) keeps its count.
+   */
+  private materializePlan(plan: PlanNode, uses: number): PlanNode {
     const cached = this.ctx.materialized?.(plan);
     if (cached) return cached;
-    if (isAggregated(plan) || isSerialized(plan)) this.materializedUses.set(plan, 0);
+    if ((isAggregated(plan) || isSerialized(plan)) && !this.materializedUses.has(plan))
+      this.materializedUses.set(plan, uses);
     return plan;
   }
 

@@ -64,6 +64,21 @@ describe('materialize() held for the query', () => {
     expect(await rows(sorted, { maxHeldRows: 4500 })).toEqual([[4000]]);
   });
 
+  it('computes `as hint.materialized=true` once for the pipe and every reference to its name', async () => {
+    // Kusto's as page: the value is as if wrapped by materialize(). Without the hint (or with false) each
+    // reference runs the input again and the join's two sides draw different rand() values.
+    const query = (hint: string) =>
+      `range x from 1 to 3 step 1 | extend r = rand() | as ${hint} T | join (T) on x | where r != r1 | count`;
+    expect(await rows(query('hint.materialized=true'))).toEqual([[0]]);
+    expect(await rows(query('hint.materialized=false'))).toEqual([[3]]);
+    expect(await rows(query(''))).toEqual([[3]]);
+    // A `let` of materialize() named again by `as` stays one cache.
+    const again =
+      'let m = materialize(range x from 1 to 3 step 1 | extend r = rand()); ' +
+      'm | as hint.materialized=true T | join (T) on x | join (m) on x | where r != r1 or r != r2 | count';
+    expect(await rows(again)).toEqual([[0]]);
+  });
+
   it('runs a table used once in place, without holding it', async () => {
     const query = 'let m = materialize(range x from 1 to 2000 step 1); m | count';
     expect(await rows(query, { maxHeldRows: 10 })).toEqual([[2000]]);

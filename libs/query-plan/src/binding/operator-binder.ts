@@ -15,6 +15,7 @@ import {
   caseSensitiveMatches,
   joinOnColumn,
 } from './binding-helpers';
+import { SEARCH_TABLE_COLUMN, searchTableName } from './search-table';
 import { WindowBinder } from './window-binder';
 
 export abstract class OperatorBinder extends WindowBinder {
@@ -24,7 +25,13 @@ export abstract class OperatorBinder extends WindowBinder {
     fuzzy: boolean,
   ): { plans: PlanNode[]; tables: TabularExpr[] };
 
-  /** Plans named by `as` (Kusto): the name `union withsource=` gives their rows. */
+  /**
+   * Built by PlanBuilder: `as hint.materialized=true` (Kusto: as if wrapped in `materialize()`), the plan
+   * computed once for this use and every later reference to its name.
+   */
+  protected abstract materializeNamed(plan: PlanNode): PlanNode;
+
+  /** Plans named by `as` (Kusto): the name `union withsource=` and `search`'s `$table` give their rows. */
   private readonly asNames = new WeakMap<PlanNode, string>();
 
   protected override buildOperator(input: PlanNode, given: Operator): PlanNode {
@@ -39,23 +46,19 @@ export abstract class OperatorBinder extends WindowBinder {
         return this.buildMvApply(input, op);
       case 'top-nested':
         return this.buildTopNested(input, op);
-      case 'as':
-        // The rows pass unchanged; a union reports the name (withsource=) for this input.
-        this.asNames.set(input, op.name);
+      case 'as': {
+        // The rows pass unchanged (computed once with hint.materialized=true); a union (withsource=) and
+        // a search ($table) report the name for this input.
+        const named = op.materialized ? this.materializeNamed(input) : input;
+        this.asNames.set(named, op.name);
         // Later parts of the query (a join's right side, a union leg) may name it as a table (Kusto).
-        this.define(op.name, () => this.tableLets.set(op.name, input));
-        return input;
+        this.define(op.name, () => this.tableLets.set(op.name, named));
+        return named;
+      }
       case 'where':
         return { kind: 'filter', input, predicate: this.bindPredicate(op.predicate, fields), schema: fields };
-      case 'search': {
-        const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive);
-        return {
-          kind: 'filter',
-          input,
-          predicate: op.caseSensitive ? caseSensitiveMatches(predicate) : predicate,
-          schema: fields,
-        };
-      }
+      case 'search':
+        return this.buildSearch(input, op);
       case 'sample': {
         // A whole-number (long) argument is Kusto's row count: that many rows drawn at random
         // (`sample 1`); a real is Axiom's probability per row (`sample 0.05`).
@@ -897,6 +900,34 @@ export abstract class OperatorBinder extends WindowBinder {
         : col(f.name, f.type),
     }));
     return { kind: 'project', input, items, schema: fields.map((f) => ({ ...f })) };
+  }
+
+  /**
+   * `T | search Predicate`: the matching rows, led by a string column `$table` naming where they came from
+   * (Kusto's search page: the output always has it). An input that has `$table` already (a leading
+   * `search`'s union, which names each row's dataset) keeps it. The column is a constant projected after
+   * the filter, so bare terms match the row's own fields only and raw rows stay a raw (newest-first) stream.
+   */
+  private buildSearch(input: PlanNode, op: Extract<Operator, { kind: 'search' }>): PlanNode {
+    const fields = input.schema;
+    const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive);
+    const filtered: PlanNode = {
+      kind: 'filter',
+      input,
+      predicate: op.caseSensitive ? caseSensitiveMatches(predicate) : predicate,
+      schema: fields,
+    };
+    if (hasField(fields, SEARCH_TABLE_COLUMN)) return filtered;
+    const table = lit(searchTableName(input, this.asNames), 'string');
+    return {
+      kind: 'project',
+      input: filtered,
+      items: [
+        { name: SEARCH_TABLE_COLUMN, expr: table },
+        ...fields.map((f) => ({ name: f.name, expr: col(f.name, f.type) })),
+      ],
+      schema: [{ name: SEARCH_TABLE_COLUMN, type: 'string' }, ...fields.map((f) => ({ ...f }))],
+    };
   }
 
   protected buildUnion(inputs: PlanNode[], exprs: TabularExpr[], withSource?: string): PlanNode {
