@@ -123,6 +123,13 @@ describe('overload', () => {
           continue;
         }
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 408) {
+          // A deadline (1.5 s between body chunks, 4 s for the request) cut off a client of this test
+          // that stalled: on a loaded CI machine 40 clients in one jest worker may, and then 408 is the
+          // right answer (nothing of that body was acknowledged, so the stored count still holds).
+          await res.arrayBuffer();
+          continue;
+        }
         const body = (await res.json()) as { ingested?: number; message?: string };
         if (res.status === 200) acked += body.ingested ?? 0;
         else {
@@ -138,7 +145,7 @@ describe('overload', () => {
     }
 
     expect(statuses.get(500) ?? 0).toBe(0);
-    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect([...statuses.keys()].filter((status) => ![200, 503, 408].includes(status))).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect((statuses.get(503) ?? 0) + closed).toBeGreaterThan(0);
     expect(retryAfterMissing).toEqual([]);
