@@ -32,10 +32,6 @@ const shared = {
 module.exports = {
   // HTTP suites start real servers; unit tests finish far below this.
   testTimeout: 120_000,
-  // Jest's default (cores - 1) runs one file at a time on a 2-core machine, while most of the long suites
-  // wait on servers, sockets and timers: two files at once use the idle core. Every suite keeps to its
-  // own ports, PostgreSQL schema, bucket and temporary directories, so files never share state.
-  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
   projects: [
     {
       ...shared,
