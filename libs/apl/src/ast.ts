@@ -214,6 +214,11 @@ export type Operator =
       /** `kind=case_sensitive`: the string matches become their `_cs` forms. */
       caseSensitive: boolean;
       predicate: Expr;
+      /**
+       * A leading `search`'s source column (`$table`, added by its union): bare terms do not search it,
+       * as Kusto's search matches the tables' own columns.
+       */
+      sourceColumn?: string;
       span: SourceSpan;
     }
   | { kind: 'sample'; fraction: Expr; span: SourceSpan }

@@ -11,8 +11,8 @@ export type PExpr =
   | { kind: 'lit'; value: unknown; type: AplType }
   /** Operators (`+`, `==`, `contains`, `in`, `between`, `and`...) and scalar functions. */
   | { kind: 'call'; fn: string; args: PExpr[]; type: AplType }
-  /** Every column of the row, as text (`where * has "x"`). */
-  | { kind: 'row'; type: AplType };
+  /** Every column of the row, as text (`where * has "x"`), but those in `skip` (a leading search's `$table`). */
+  | { kind: 'row'; type: AplType; skip?: readonly string[] };
 
 export const col = (name: string, type: AplType): PExpr => ({ kind: 'col', name, type });
 export const lit = (value: unknown, type: AplType): PExpr => ({ kind: 'lit', value, type });

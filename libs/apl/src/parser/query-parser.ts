@@ -403,7 +403,9 @@ export class QueryParser extends OperatorParser {
       withSource: '$table',
       span: this.spanFrom(start),
     };
-    const operators: Operator[] = [{ kind: 'search', caseSensitive, predicate, span: this.spanFrom(start) }];
+    const operators: Operator[] = [
+      { kind: 'search', caseSensitive, predicate, sourceColumn: '$table', span: this.spanFrom(start) },
+    ];
     return this.parsePipeline(start, source, operators);
   }
 

@@ -40,17 +40,18 @@ export function evaluate(e: PExpr, batch: ColumnBatch, ctx: EvalContext): Column
     case 'lit':
       return ctx.markConstant(constantColumn(e.value, e.type, n));
     case 'row':
-      return rowText(batch);
+      return rowText(batch, e.skip);
     case 'call':
       return evaluateCall(e, batch, ctx);
   }
 }
 
-/** Every column of each row joined as text (for `* has "x"` / `search`). */
-function rowText(batch: ColumnBatch): Column {
+/** Every column of each row (but those in `skip`) joined as text (for `* has "x"` / `search`). */
+function rowText(batch: ColumnBatch, skip: readonly string[] = []): Column {
   const n = batch.length;
   const out = new Array<string>(n).fill('');
-  for (const [, c] of batch.columns) {
+  for (const [name, c] of batch.columns) {
+    if (skip.includes(name)) continue;
     for (let i = 0; i < n; i++) {
       const v = readValue(c, i);
       if (v !== null) out[i] += '\u0001' + valueToString(v, c.kind);

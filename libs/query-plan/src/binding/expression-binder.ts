@@ -45,12 +45,16 @@ export abstract class ExpressionBinder extends FunctionBinder {
 
   /**
    * `search` predicates (apl.md §7 search): a bare string term applies to every field's text, `Field:"x"`
-   * to one field; `and` / `or` / `not` combine terms; anything else is an ordinary predicate.
+   * to one field; `and` / `or` / `not` combine terms; anything else is an ordinary predicate. Bare terms
+   * leave out `sourceColumn` (a leading search's `$table`).
    */
-  protected bindSearch(e: Expr, fields: Field[], caseSensitive: boolean): PExpr {
+  protected bindSearch(e: Expr, fields: Field[], caseSensitive: boolean, sourceColumn?: string): PExpr {
     if (e.kind === 'star') return lit(true, 'bool');
     if (e.kind === 'literal' && typeof e.value === 'string') {
-      return searchTerm({ kind: 'row', type: 'string' }, e.value, caseSensitive);
+      const row: PExpr = sourceColumn
+        ? { kind: 'row', type: 'string', skip: [sourceColumn] }
+        : { kind: 'row', type: 'string' };
+      return searchTerm(row, e.value, caseSensitive);
     }
     if (e.kind === 'binary' && e.op === ':') {
       const target = this.bindExpr(e.left, fields);
@@ -67,12 +71,15 @@ export abstract class ExpressionBinder extends FunctionBinder {
     if (e.kind === 'binary' && (e.op === 'and' || e.op === 'or')) {
       return call(
         e.op,
-        [this.bindSearch(e.left, fields, caseSensitive), this.bindSearch(e.right, fields, caseSensitive)],
+        [
+          this.bindSearch(e.left, fields, caseSensitive, sourceColumn),
+          this.bindSearch(e.right, fields, caseSensitive, sourceColumn),
+        ],
         'bool',
       );
     }
     if (e.kind === 'call' && e.name === 'not' && e.args.length === 1) {
-      return call('not', [this.bindSearch(e.args[0], fields, caseSensitive)], 'bool');
+      return call('not', [this.bindSearch(e.args[0], fields, caseSensitive, sourceColumn)], 'bool');
     }
     return this.bindPredicate(e, fields);
   }

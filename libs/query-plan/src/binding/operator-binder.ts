@@ -910,7 +910,7 @@ export abstract class OperatorBinder extends WindowBinder {
    */
   private buildSearch(input: PlanNode, op: Extract<Operator, { kind: 'search' }>): PlanNode {
     const fields = input.schema;
-    const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive);
+    const predicate = this.bindSearch(op.predicate, fields, op.caseSensitive, op.sourceColumn);
     const filtered: PlanNode = {
       kind: 'filter',
       input,
