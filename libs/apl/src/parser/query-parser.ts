@@ -397,14 +397,16 @@ export class QueryParser extends OperatorParser {
     }
     const predicate = this.parseSearchPredicate();
     const tables = refs.map((r) => ({ source: r, operators: [], span: r.span }));
+    // The union names each row's dataset here; the search's bare terms leave this column out.
+    const sourceColumn = '$table';
     const source: TabularSource = {
       kind: 'union',
       tables,
-      withSource: '$table',
+      withSource: sourceColumn,
       span: this.spanFrom(start),
     };
     const operators: Operator[] = [
-      { kind: 'search', caseSensitive, predicate, sourceColumn: '$table', span: this.spanFrom(start) },
+      { kind: 'search', caseSensitive, predicate, sourceColumn, span: this.spanFrom(start) },
     ];
     return this.parsePipeline(start, source, operators);
   }

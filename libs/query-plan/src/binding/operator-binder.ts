@@ -15,7 +15,7 @@ import {
   caseSensitiveMatches,
   joinOnColumn,
 } from './binding-helpers';
-import { SEARCH_TABLE_COLUMN, searchTableName } from './search-table';
+import { SEARCH_TABLE_COLUMN, UNNAMED_INPUT, searchTableName } from './search-table';
 import { WindowBinder } from './window-binder';
 
 export abstract class OperatorBinder extends WindowBinder {
@@ -321,7 +321,7 @@ export abstract class OperatorBinder extends WindowBinder {
         return this.buildUnion(
           [input, ...others],
           [
-            { source: { kind: 'dataset', name: 'input', span: op.span }, operators: [], span: op.span },
+            { source: { kind: 'dataset', name: UNNAMED_INPUT, span: op.span }, operators: [], span: op.span },
             ...legs.tables,
           ],
           op.withSource,
