@@ -59,6 +59,23 @@ describe('query scope, memory limits and block merging over HTTP', () => {
     expect((await named.json()).message).toContain('web-b');
   });
 
+  it("runs Kusto's find over the datasets the token may read, and refuses named ones it may not", async () => {
+    const admin = await query('find i == 1 | summarize count() by source_ | sort by source_ asc');
+    expect(rowsOf((await admin.json()).tables[0])).toEqual([
+      { source_: 'other', count_: 1 },
+      { source_: 'web-a', count_: 1 },
+      { source_: 'web-b', count_: 1 },
+    ]);
+    const limited = await query('find withsource=t where i == 2 project source, i', webOnly);
+    expect(rowsOf((await limited.json()).tables[0])).toEqual([{ t: 'web-a', source: 'web-a', i: 2 }]);
+    const named = await query("find in (['web-a'], ['web-b']) where i == 1", webOnly);
+    expect(named.status).toBe(403);
+    expect((await named.json()).message).toContain('web-b');
+    const unknown = await query("find in (['web-a']) where i == 1 project nosuch");
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).message).toContain("'nosuch'");
+  });
+
   it('answers 400 with the limit when a summarize has too many groups', async () => {
     await server.request('POST', '/v1/ingest/other', {
       body: Array.from({ length: 80 }, (_, i) => ({ source: 'other', id: `id-${i}` })),

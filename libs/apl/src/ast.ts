@@ -306,10 +306,35 @@ export type TabularSource =
       fuzzy?: boolean;
       span: SourceSpan;
     }
+  /**
+   * Kusto's `find [withsource=Col] [in (Tables)] where Predicate [project-smart | project Cols]`: the rows
+   * of each table matching a search predicate, led by the table's name, in `find`'s output schema.
+   */
+  | {
+      kind: 'find';
+      tables: TabularExpr[];
+      withSource: string;
+      predicate: Expr;
+      projection: FindProjection;
+      span: SourceSpan;
+    }
   /** `union logs*`, `search in (web-*)`: every dataset whose name matches (`*` = any text). */
   | { kind: 'dataset-pattern'; pattern: string; span: SourceSpan }
   /** A tabular parameter of the user-defined function whose body this is (`T` of `(T:(x:long)) { T | … }`). */
   | { kind: 'table-parameter'; name: string; span: SourceSpan };
+
+/**
+ * `find`'s output columns: `smart` (the predicate's columns and those every table has, the rest packed
+ * into `pack_`), or the listed columns (cast to a type when one is given), with `pack_all()` the others
+ * packed into `pack_`.
+ */
+export type FindProjection =
+  | { kind: 'smart' }
+  | {
+      kind: 'project';
+      columns: { name: string; type?: AplType; span: SourceSpan }[];
+      packAll: boolean;
+    };
 
 export interface TabularExpr {
   source: TabularSource;

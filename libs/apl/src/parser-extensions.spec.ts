@@ -55,6 +55,51 @@ describe('parser: dataset patterns and leading search', () => {
   });
 });
 
+describe('parser: find', () => {
+  const findOf = (text: string) => {
+    const src = parseApl(text).body.source;
+    if (src.kind !== 'find') throw new Error(`not a find: ${src.kind}`);
+    return src;
+  };
+
+  it('reads withsource, in (tables), where and a projection, then the pipe', () => {
+    const q = parseApl(
+      'find withsource=T in (a, b*, (c | take 1)) where x == 1 project y: long, z, pack_all() | count',
+    );
+    const src = findOf(
+      'find withsource=T in (a, b*, (c | take 1)) where x == 1 project y: long, z, pack_all()',
+    );
+    expect(src.withSource).toBe('T');
+    expect(src.tables.map((t) => t.source.kind)).toEqual(['dataset', 'dataset-pattern', 'dataset']);
+    expect(src.tables[2].operators.map((o) => o.kind)).toEqual(['take']);
+    expect(src.predicate).toMatchObject({ kind: 'binary', op: '==' });
+    expect(src.projection).toEqual({
+      kind: 'project',
+      columns: [expect.objectContaining({ name: 'y', type: 'long' }), expect.objectContaining({ name: 'z' })],
+      packAll: true,
+    });
+    expect(q.body.operators.map((o) => o.kind)).toEqual(['count']);
+  });
+
+  it('defaults to every dataset, source_ and project-smart; where is optional without in', () => {
+    for (const text of ['find "x"', 'find where "x"', 'find "x" project-smart']) {
+      const src = findOf(text);
+      expect(src.withSource).toBe('source_');
+      expect(src.tables).toEqual([
+        expect.objectContaining({ source: expect.objectContaining({ pattern: '*' }) }),
+      ]);
+      expect(src.projection).toEqual({ kind: 'smart' });
+    }
+  });
+
+  it('keeps a dataset called find, and needs where after in (...)', () => {
+    expect(parseApl('find | count').body.source).toMatchObject({ kind: 'dataset', name: 'find' });
+    expect(errorCode('find in (a) x == 1')).toBe('apl_expected_token');
+    expect(errorCode('find x == 1 project y: nosuchtype')).toBe('apl_expected_token');
+    expect(errorCode('find x == 1 project-away y')).toBe('apl_expected_token');
+  });
+});
+
 describe('parser: new operators and literals', () => {
   it('in with a tabular subquery (parenthesised query, let-bound table, datatable)', () => {
     const inOf = (text: string) => {

@@ -9,10 +9,11 @@
 import { aplError, type Expr, type Query, type TabularExpr, type TabularSource } from '@quarry/apl';
 import { QuarryError, type SourceSpan } from '@quarry/common';
 import type { ColumnBatch } from '@quarry/contracts';
-import { call, columnsOf, lit, type PExpr } from './expr';
+import { call, col, columnsOf, lit, readsAllColumns, type PExpr } from './expr';
 import { isSerialized, type NamedExpr, type PlanNode } from './nodes/plan-node';
 import type { AplType } from './types';
-import { MAX_RANGE_ROWS, escapeRegExp } from './binding/binding-helpers';
+import { MAX_RANGE_ROWS, escapeRegExp, fieldType } from './binding/binding-helpers';
+import { FIND_PACK_COLUMN, findOutput, findTablesKept } from './binding/find-output';
 import { isAggregated, finalizeResult } from './binding/result-conventions';
 import type { PlanContext, VirtualFieldDefinition, BuiltPlan } from './binding/plan-context';
 import { OperatorBinder } from './binding/operator-binder';
@@ -160,6 +161,8 @@ class PlanBuilder extends OperatorBinder {
         const legs = this.buildUnionLegs(s.tables, s.fuzzy === true);
         return this.buildUnion(legs.plans, legs.tables, s.withSource);
       }
+      case 'find':
+        return this.buildFind(s);
       case 'dataset-pattern': {
         const tables = this.expandPattern(s);
         return this.buildUnion(
@@ -168,6 +171,66 @@ class PlanBuilder extends OperatorBinder {
         );
       }
     }
+  }
+
+  /**
+   * Kusto's `find`: the union of the tables that have a column the predicate reads, named in the source
+   * column, filtered by the search predicate, then projected to `find`'s output schema (find-output.ts).
+   * Packed columns go into `pack_` without their null values (an event without the field).
+   */
+  protected buildFind(s: Extract<TabularSource, { kind: 'find' }>): PlanNode {
+    const legs = this.buildUnionLegs(s.tables, false);
+    const everything = this.buildUnion(legs.plans, legs.tables, s.withSource);
+    const probe = this.bindSearch(s.predicate, everything.schema, false, s.withSource);
+    const read = columnsOf(probe);
+    read.delete(s.withSource);
+    const kept = findTablesKept(
+      legs.plans.map((p) => p.schema),
+      read,
+      readsAllColumns(probe),
+    );
+    const plans = legs.plans.filter((_, i) => kept[i]);
+    const union = this.buildUnion(
+      plans,
+      legs.tables.filter((_, i) => kept[i]),
+      s.withSource,
+    );
+    const filtered: PlanNode = {
+      kind: 'filter',
+      input: union,
+      predicate: this.bindSearch(s.predicate, union.schema, false, s.withSource),
+      schema: union.schema,
+    };
+    const columns = union.schema.filter((f) => f.name !== s.withSource);
+    const output = findOutput(
+      s.projection,
+      plans.map((p) => p.schema),
+      columns,
+      read,
+      this.lenientFields(),
+    );
+    const items: NamedExpr[] = [{ name: s.withSource, expr: col(s.withSource, 'string') }];
+    for (const c of output.columns) {
+      const known = columns.find((f) => f.name === c.name);
+      const value = known ? col(c.name, known.type) : lit(null, c.type);
+      items.push({ name: c.name, expr: c.cast ? call(`to${c.type}`, [value], c.type) : value });
+    }
+    if (output.packed.length > 0) {
+      const pairs = output.packed.flatMap((name) => [
+        lit(name, 'string'),
+        col(name, fieldType(columns, name)),
+      ]);
+      items.push({
+        name: FIND_PACK_COLUMN,
+        expr: call('bag_pack_sparse', [lit(true, 'bool'), lit(false, 'bool'), ...pairs], 'dynamic'),
+      });
+    }
+    return {
+      kind: 'project',
+      input: filtered,
+      items,
+      schema: items.map((i) => ({ name: i.name, type: i.expr.type })),
+    };
   }
 
   /**

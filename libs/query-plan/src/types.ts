@@ -7,6 +7,11 @@ export type { ParsePart } from '@quarry/apl';
 export interface Field {
   name: string;
   type: AplType;
+  /**
+   * Set only in the scope of an `extend` (or `print`) being bound: a column an earlier item of the same
+   * operator made, not one of its input row (`pack_all()` packs the input row, as Kusto's example shows).
+   */
+  madeByEarlierItem?: true;
 }
 
 /** Maps a dataset's wire type (`integer`, `float|integer`, `array`...) to the APL type the planner uses. */

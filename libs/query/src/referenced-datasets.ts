@@ -38,6 +38,7 @@ export function datasetsOfQuery(query: Query, allNames?: readonly string[]): str
         if (!s.invoke) visit(s.query, lets);
         break;
       case 'union':
+      case 'find':
         s.tables.forEach((t) => visit(t, lets));
         break;
       default:

@@ -1,10 +1,10 @@
-// expect: 555-1234|555-1212|46|{"Source":"555-1234","Target":"555-1212","Count":46}|{"Source":"555-1234","Target":"555-1212"}, 555-2424|""|null|{"Source":"555-2424","Target":"","Count":null}|{"Source":"555-2424"} (source: https://learn.microsoft.com/kusto/query/mv-apply-operator "Applying mv-apply to a property bag"; pack_all() is not in Quarry, so Pack is written with bag_pack of the same three columns)
+// expect: 555-1234|555-1212|46|{"Source":"555-1234","Target":"555-1212","Count":46}|{"Source":"555-1234","Target":"555-1212"}, 555-2424|""|null|{"Source":"555-2424","Target":"","Count":null}|{"Source":"555-2424"} (source: https://learn.microsoft.com/kusto/query/mv-apply-operator "Applying mv-apply to a property bag", with the page's pack_all())
 datatable(Source: string, Target: string, Count: long)
 [
     '555-1234', '555-1212', 46,
     '555-2424', '', int(null)
 ]
-| extend Pack = bag_pack("Source", Source, "Target", Target, "Count", Count)
+| extend Pack = pack_all()
 | mv-apply removeProperties = Pack on
     (
     mv-expand kind = array Pack

@@ -281,6 +281,7 @@ export const SERVER_SCALAR_FUNCTIONS: readonly string[] = [
   'notnull',
   'now',
   'pack',
+  'pack_all',
   'pack_array',
   'pack_dictionary',
   'pair',

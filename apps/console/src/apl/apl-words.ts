@@ -42,6 +42,8 @@ export const TABULAR_OPERATORS = [
   'top-nested',
   'top-hitters',
   'sample-distinct',
+  'find',
+  'project-smart',
 ] as const;
 
 /** Words inside an operator's arguments: `by`, `asc`, string operators, `and`/`or`, ... */

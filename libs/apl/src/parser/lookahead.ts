@@ -37,7 +37,7 @@ export abstract class Lookahead extends TokenCursor {
       if (t.text === 'materialize' && this.isPunct('(', 1)) return true;
       if (t.text === 'range' && this.peek(1).kind === 'ident' && this.isIdent('from', 2)) return true;
       if (this.isPunct('|', 1)) return true;
-      if (this.startsLeadingSearch()) return true;
+      if (this.startsLeadingSearch() || this.startsFind()) return true;
       if (this.isPunct(';', 1) || this.peek(1).kind === 'eof') {
         if (this.scalarLets.has(t.text)) return false;
         return true;
@@ -91,6 +91,13 @@ export abstract class Lookahead extends TokenCursor {
   }
 
   /** `search ...` as the first word of a query (not a dataset called `search` followed by `|`). */
+  /** `find` starting a query (Kusto's find operator), not a dataset called `find`. */
+  protected startsFind(): boolean {
+    if (!this.isIdent('find')) return false;
+    const next = this.peek(1);
+    return !(next.kind === 'eof' || (next.kind === 'punct' && [';', '|', ')', ','].includes(next.text)));
+  }
+
   protected startsLeadingSearch(): boolean {
     if (!this.isIdent('search')) return false;
     const next = this.peek(1);

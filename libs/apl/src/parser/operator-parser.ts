@@ -710,6 +710,11 @@ export abstract class OperatorParser extends ExpressionParser {
       }
       break;
     }
+    return { tables: this.parseTableList(), withSource, fuzzy };
+  }
+
+  /** `T, (T | …), web*, …`: the tables of `union` and of `find in (…)`. */
+  protected parseTableList(): TabularExpr[] {
     const tables: TabularExpr[] = [];
     do {
       const start = this.peek().start;
@@ -722,7 +727,7 @@ export abstract class OperatorParser extends ExpressionParser {
         tables.push({ source, operators: [], span: this.spanFrom(start) });
       }
     } while (this.acceptPunct(','));
-    return { tables, withSource, fuzzy };
+    return tables;
   }
 
   protected parseSearchPredicate(): Expr {

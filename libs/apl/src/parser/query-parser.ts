@@ -1,10 +1,12 @@
 /**
  * Statements (`let` of scalars, tables and user-defined functions, `set`) and tabular sources (datasets,
- * `datatable`, `print`, `range`, `union`, subqueries, function calls, a leading `search`).
+ * `datatable`, `print`, `range`, `union`, subqueries, function calls, a leading `search`, `find`).
  */
+import type { SourceSpan } from '@quarry/common';
 import type {
   AplType,
   Expr,
+  FindProjection,
   FunctionDefinition,
   FunctionParam,
   Operator,
@@ -227,6 +229,7 @@ export class QueryParser extends OperatorParser {
   protected parseTabularInner(): TabularExpr {
     const start = this.peek().start;
     if (this.startsLeadingSearch()) return this.parseLeadingSearch();
+    if (this.startsFind()) return this.parseFind();
     return this.parsePipeline(start, this.parseSource(), []);
   }
 
@@ -409,6 +412,69 @@ export class QueryParser extends OperatorParser {
       { kind: 'search', caseSensitive, predicate, sourceColumn, span: this.spanFrom(start) },
     ];
     return this.parsePipeline(start, source, operators);
+  }
+
+  /**
+   * Kusto's `find [withsource=Col] [in (Tables)] where Predicate [project-smart | project Cols]`, or
+   * `find Predicate [...]`: every dataset without `in`. The predicate is a search predicate (bare terms,
+   * `* has "x"`, `Field:"x"`); the output schema is the builder's (`FindProjection`).
+   */
+  protected parseFind(): TabularExpr {
+    const start = this.advance().start;
+    const withSource = this.parseKindOption('withsource') ?? 'source_';
+    let tables: TabularExpr[];
+    if (this.isIdent('in') && this.isPunct('(', 1)) {
+      this.advance();
+      this.advance();
+      tables = this.parseTableList();
+      this.expectPunct(')');
+      this.expectIdent('where');
+    } else {
+      const all: TabularSource = { kind: 'dataset-pattern', pattern: '*', span: this.spanFrom(start) };
+      tables = [{ source: all, operators: [], span: all.span }];
+      if (this.isIdent('where')) this.advance();
+    }
+    const predicate = this.parseSearchPredicate();
+    const projection = this.parseFindProjection();
+    const source: TabularSource = {
+      kind: 'find',
+      tables,
+      withSource,
+      predicate,
+      projection,
+      span: this.spanFrom(start),
+    };
+    return this.parsePipeline(start, source, []);
+  }
+
+  /** `project-smart` (also when nothing follows) or `project Col[:type], …[, pack_all()]`. */
+  protected parseFindProjection(): FindProjection {
+    if (!this.isIdent('project')) return { kind: 'smart' };
+    const nameTok = this.parseOperatorName();
+    if (nameTok.text === 'project-smart') return { kind: 'smart' };
+    if (nameTok.text !== 'project') throw this.expected("'project' or 'project-smart'", nameTok);
+    const columns: { name: string; type?: AplType; span: SourceSpan }[] = [];
+    let packAll = false;
+    do {
+      const at = this.peek().start;
+      if (this.isIdent('pack_all') && this.isPunct('(', 1)) {
+        this.advance();
+        this.advance();
+        this.expectPunct(')');
+        packAll = true;
+        continue;
+      }
+      const name = this.parseFieldPath();
+      let type: AplType | undefined;
+      if (this.acceptPunct(':')) {
+        const typeTok = this.peek();
+        type = typeTok.kind === 'ident' ? typeFromName(typeTok.text) : undefined;
+        if (!type) throw this.expected('a type name', typeTok, TYPE_NAME_LIST);
+        this.advance();
+      }
+      columns.push({ name, ...(type ? { type } : {}), span: this.spanFrom(at) });
+    } while (this.acceptPunct(','));
+    return { kind: 'project', columns, packAll };
   }
 
   /**

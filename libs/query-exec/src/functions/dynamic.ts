@@ -72,6 +72,20 @@ export const DYNAMIC_FUNCTIONS: Record<string, ScalarImpl> = {
     for (let i = 0; i + 1 < args.length; i += 2) out[String(args[i])] = toDynamic(args[i + 1], kinds[i + 1]);
     return out;
   },
+  // `bag_pack_sparse(omitNull, omitEmpty, k1, v1, …)`: `pack_all(true)` and `find`'s `pack_` leave out
+  // null values (and with omitEmpty, empty strings).
+  bag_pack_sparse: (args, kinds) => {
+    const omitNull = args[0] === true;
+    const omitEmpty = args[1] === true;
+    const out: Record<string, unknown> = {};
+    for (let i = 2; i + 1 < args.length; i += 2) {
+      const v = toDynamic(args[i + 1], kinds[i + 1]);
+      if ((omitNull || omitEmpty) && (v === null || v === undefined)) continue;
+      if (omitEmpty && v === '') continue;
+      out[String(args[i])] = v;
+    }
+    return out;
+  },
   array_concat: (args) => (args.every(Array.isArray) ? (args as unknown[][]).flat(1) : null),
   array_reverse: ([v]) => (Array.isArray(v) ? [...v].reverse() : null),
   array_sort_asc: (args) => arraySort(args, 1),

@@ -14,7 +14,7 @@ import { scalarArgumentError } from '../functions/argument-types';
 import { SCALAR_SIGNATURES, canonicalFunctionName } from '../functions/scalar-signatures';
 import { type NamedExpr, type SortKeySpec, hasField } from '../nodes/plan-node';
 import { WINDOW_SIGNATURES } from '../window-binding';
-import type { Field } from '../types';
+import type { AplType, Field } from '../types';
 import {
   ARITH_OPS,
   COMPARE_OPS,
@@ -367,6 +367,22 @@ export abstract class ExpressionBinder extends FunctionBinder {
           : fields.flatMap((f) => [lit(f.name, 'string'), col(f.name, f.type)]);
       return call(canonical, args, 'dynamic');
     }
+    if (canonical === 'pack_all') {
+      // Kusto's `pack_all([ignore_null_empty])`: the row's columns in a bag; with `true`, not those null
+      // or empty.
+      const pairs = fields
+        .filter((f) => !f.madeByEarlierItem)
+        .flatMap((f) => [lit(f.name, 'string'), col(f.name, f.type)]);
+      if (e.args.length === 0) return call('bag_pack', pairs, 'dynamic');
+      const ignore = this.bindExpr(e.args[0], fields);
+      if (ignore.type !== 'bool' && ignore.type !== 'dynamic')
+        throw aplError(
+          'apl_type_mismatch',
+          { what: 'pack_all argument', expected: 'bool', got: ignore.type },
+          e.args[0].span,
+        );
+      return call('bag_pack_sparse', [ignore, ignore, ...pairs], 'dynamic');
+    }
     switch (name) {
       case 'now': {
         const base = lit(this.ctx.nowMs, 'datetime');
@@ -458,7 +474,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
       const sorted = this.arraySortColumns(item, scope, context);
       if (sorted) {
         for (const { name, expr } of sorted) {
-          if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type: expr.type }];
+          if (sequential) scope = [...scope.filter((f) => f.name !== name), madeHere(name, expr.type)];
           else {
             const existing = out.findIndex((o) => o.name === name);
             if (existing >= 0) out.splice(existing, 1);
@@ -521,7 +537,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
           const stat = call('getprop', [bag, lit(key, 'string')], 'dynamic');
           const name = item.names ? item.names[i].name : `${prefix}_${key}`;
           const expr = type === 'dynamic' ? stat : call(type === 'long' ? 'tolong' : 'toreal', [stat], type);
-          if (sequential) scope = [...scope.filter((f) => f.name !== name), { name, type }];
+          if (sequential) scope = [...scope.filter((f) => f.name !== name), madeHere(name, type)];
           else {
             const existing = out.findIndex((o) => o.name === name);
             if (existing >= 0) out.splice(existing, 1);
@@ -549,7 +565,7 @@ export abstract class ExpressionBinder extends FunctionBinder {
       }
       if (sequential) {
         const bound = name;
-        scope = [...scope.filter((f) => f.name !== bound), { name: bound, type: expr.type }];
+        scope = [...scope.filter((f) => f.name !== bound), madeHere(bound, expr.type)];
       } else {
         const existing = out.findIndex((o) => o.name === name);
         if (existing >= 0) out.splice(existing, 1);
@@ -602,4 +618,9 @@ export abstract class ExpressionBinder extends FunctionBinder {
       nullsFirst: k.nullsFirst ?? !k.desc,
     }));
   }
+}
+
+/** A column an earlier item of the `extend` (or `print`) being bound made (`Field.madeByEarlierItem`). */
+function madeHere(name: string, type: AplType): Field {
+  return { name, type, madeByEarlierItem: true };
 }

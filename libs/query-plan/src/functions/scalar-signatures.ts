@@ -188,6 +188,7 @@ def('pack_array', 0, MANY, fixed('dynamic'));
 def('bag_pack', 0, MANY, fixed('dynamic'));
 def('pack', 0, MANY, fixed('dynamic'), 'bag_pack');
 def('pack_dictionary', 0, MANY, fixed('dynamic'), 'bag_pack');
+def('pack_all', 0, 1, fixed('dynamic'));
 def('array_concat', 1, MANY, fixed('dynamic'));
 def('array_reverse', 1, 1, fixed('dynamic'));
 def('array_sort_asc', 1, MANY, fixed('dynamic'));
@@ -396,6 +397,7 @@ def('parse_user_agent', 2, 2, fixed('dynamic'));
 // internal: operator helpers (`extend-valid`, `redact`)
 def('is_valid_value', 1, 1, fixed('bool'));
 def('redact_text', 3, MANY, sameAsFirst);
+def('bag_pack_sparse', 2, MANY, fixed('dynamic'));
 // internal: property / index access on dynamic values
 def('getprop', 2, 2, fixed('dynamic'));
 def('index', 2, 2, fixed('dynamic'));
@@ -408,6 +410,7 @@ export const INTERNAL_FUNCTIONS: ReadonlySet<string> = new Set([
   'index',
   'is_valid_value',
   'redact_text',
+  'bag_pack_sparse',
 ]);
 
 /** Rare functions suggested after the aggregates, so common typos (`cont`) still hint `count`. */
