@@ -37,6 +37,7 @@ import {
   type LngLat,
   type Vec3,
 } from './geo-sphere';
+import { EMPTY_COLLECTION, linesGeoJson, unionLinesArray } from './geo-union-lines';
 
 /** A polygon on the sphere: its shell, then its holes (any orientation), without closing vertices. */
 export type SphereRings = Vec3[][];
@@ -46,8 +47,6 @@ export type PolygonCoordinates = [number, number][][];
 
 /** Vertices farther than this from the projection center (cosine of ~84°) are refused. */
 const MIN_COS_FROM_CENTER = 0.1;
-
-const EMPTY_COLLECTION = { type: 'GeometryCollection', geometries: [] as unknown[] };
 
 const GRID = 2 ** 48;
 const snap = (x: number): number => Math.round(x * GRID) / GRID;
@@ -490,11 +489,6 @@ function joinPieces(
   return lines;
 }
 
-const linesGeoJson = (lines: readonly [number, number][][]): unknown =>
-  lines.length === 1
-    ? { type: 'LineString', coordinates: lines[0] }
-    : { type: 'MultiLineString', coordinates: lines };
-
 const pointsGeoJson = (points: readonly [number, number][]): unknown =>
   points.length === 1
     ? { type: 'Point', coordinates: points[0] }
@@ -801,110 +795,6 @@ function linesOnCube(a: readonly LngLat[][], b: readonly LngLat[][]): unknown {
   const near = (p: readonly [number, number], q: readonly [number, number]): boolean =>
     angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
   return lineResult(joinPieces(pieces, inputVertices), pieces, touches, near);
-}
-
-/** Grid for recognising the same node of a line network (2^-36 of the plane, about 0.1 mm). */
-const NODE_GRID = 2 ** 36;
-const nodeKey = (p: Pair): string => `${Math.round(p[0] * NODE_GRID)},${Math.round(p[1] * NODE_GRID)}`;
-
-/**
- * geo_union_lines_array: the lines of the array as one network. Every edge is cut where it meets
- * another, shared stretches are kept once, and the pieces are joined into the longest lines that pass
- * no node where three or more pieces meet: a LineString when that is one line, else a MultiLineString.
- * Null unless an array of valid LineStrings / MultiLineStrings; the empty array gives the empty
- * GeometryCollection.
- */
-export function unionLinesArray(v: unknown): unknown {
-  const value = dynamicArgument(v);
-  if (!Array.isArray(value)) return null;
-  const all: LngLat[][] = [];
-  for (const item of value) {
-    const shape = readLineShape(item);
-    if (shape === null) return null;
-    all.push(...shape.lines);
-  }
-  if (all.length === 0) return EMPTY_COLLECTION;
-  const plane = planeFor(lineVecs(all));
-  if (plane === null) return null;
-  const lines: PlanarLine[] = [];
-  for (const l of all) {
-    const p = projectLine(plane, l);
-    if (p === null) return null;
-    lines.push(p);
-  }
-  // Nodes: planar key -> [lng, lat] (input vertices first, so they keep their coordinates).
-  const nodes = new Map<string, { xy: Pair; at: [number, number] }>();
-  const node = (xy: Pair, at: [number, number]): string => {
-    const key = nodeKey(xy);
-    if (!nodes.has(key)) nodes.set(key, { xy, at });
-    return key;
-  };
-  for (const l of lines) l.xy.forEach((xy, i) => node(xy, [l.lngLat[i][0], l.lngLat[i][1]]));
-  // Pieces between consecutive cut points of every edge, each kept once (in either direction).
-  const adjacency = new Map<string, string[]>();
-  const seen = new Set<string>();
-  const order: string[] = [];
-  for (const l of lines)
-    for (let i = 0; i + 1 < l.xy.length; i++) {
-      const a = l.xy[i];
-      const b = l.xy[i + 1];
-      if (a[0] === b[0] && a[1] === b[1]) continue;
-      const ts = [0, 1];
-      for (const m of lines)
-        for (let j = 0; j + 1 < m.xy.length; j++)
-          if (m !== l || j !== i) ts.push(...meetParams(a, b, m.xy[j], m.xy[j + 1]).t);
-      ts.sort((x, y) => x - y);
-      let prev = node(a, pointAt(plane, l, i, 0));
-      for (const t of ts.slice(1)) {
-        const xy: Pair = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
-        const key = t >= 1 - EPS ? nodeKey(b) : node(xy, pointAt(plane, l, i, t));
-        if (key === prev) continue;
-        const edge = prev < key ? `${prev}|${key}` : `${key}|${prev}`;
-        if (!seen.has(edge)) {
-          seen.add(edge);
-          for (const [from, to] of [
-            [prev, key],
-            [key, prev],
-          ]) {
-            if (!adjacency.has(from)) {
-              adjacency.set(from, []);
-              order.push(from);
-            }
-            adjacency.get(from)?.push(to);
-          }
-        }
-        prev = key;
-      }
-    }
-  // Walk the network: from nodes that are not simple pass-throughs first, then around leftover loops.
-  const used = new Set<string>();
-  const out: [number, number][][] = [];
-  const walk = (start: string, next: string): void => {
-    const chain = [start];
-    let from = start;
-    let to = next;
-    for (;;) {
-      used.add(from < to ? `${from}|${to}` : `${to}|${from}`);
-      chain.push(to);
-      const onward = adjacency.get(to) ?? [];
-      if (onward.length !== 2) break;
-      const further = onward[0] === from ? onward[1] : onward[0];
-      const edge = to < further ? `${to}|${further}` : `${further}|${to}`;
-      if (used.has(edge)) break;
-      from = to;
-      to = further;
-    }
-    out.push(chain.map((k) => nodes.get(k)?.at ?? [NaN, NaN]));
-  };
-  for (const pass of [true, false])
-    for (const start of order) {
-      if (pass && adjacency.get(start)?.length === 2) continue;
-      for (const next of adjacency.get(start) ?? []) {
-        const edge = start < next ? `${start}|${next}` : `${next}|${start}`;
-        if (!used.has(edge)) walk(start, next);
-      }
-    }
-  return out.length === 0 ? EMPTY_COLLECTION : linesGeoJson(out);
 }
 
 export const GEO_BOOLEAN_FUNCTIONS: Record<string, (args: unknown[]) => unknown> = {
