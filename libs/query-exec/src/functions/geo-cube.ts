@@ -15,7 +15,7 @@
  * Which side of a clipped ring is inside cannot be read from the clipped ring alone (the ring left the face's
  * hemisphere), so the planar region of a polygon in a face is built from its rings by parity and then checked
  * at one test point against the polygon on the sphere (the smaller side of its shell, as Kusto's pages
- * define it); on a mismatch the face's complement is taken. Crossing points on a face boundary are computed
+ * define it; geo-wide-polygons.ts); on a mismatch the face's complement is taken. Crossing points on a face boundary are computed
  * from the input edge and the boundary plane in one canonical way, so both faces produce the same bits.
  *
  * Shells must lie within the hemisphere about the mean of their vertices (Kusto's pages: a shell "encloses
@@ -44,6 +44,7 @@ import {
   type LngLat,
   type Vec3,
 } from './geo-sphere';
+import { insideTest, prepareTest, type SpherePolygonTest } from './geo-wide-polygons';
 
 /** A polygon for the cube path: rings (shell first) as unit vectors, with the input [lng, lat] of each. */
 export interface CubeShape {
@@ -203,77 +204,6 @@ function clipRing(ring: readonly Vec3[], lngLats: readonly LngLat[] | undefined,
     work = out;
   }
   return work.length >= 3 ? work : [];
-}
-
-/**
- * Containment on the sphere for rings of any size (each ring bounds the smaller of its two sides, as
- * Kusto's pages define shells and holes): the parity of ring edges crossed on the way from a reference
- * point just left of an edge, whose side is known, to the point.
- */
-interface RingTest {
-  ring: Vec3[];
-  /** Reference points just left of two edges (two, so one is far from any point's antipode). */
-  refs: Vec3[];
-  /** Whether the ring's left side is its smaller side. */
-  leftIsSmall: boolean;
-}
-
-/** A polygon's rings (shell first) as containment tests; null when the shell covers half the sphere or more. */
-type SpherePolygonTest = RingTest[];
-
-/** Offset (radians) of a reference point from the middle of its edge. */
-const REF_OFFSET = 1e-9;
-
-function ringTest(ring: readonly Vec3[]): RingTest | null {
-  const refs: Vec3[] = [];
-  for (const i of [0, Math.floor(ring.length / 2)]) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    const m = normalize([a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
-    const n = normalize(cross(a, b));
-    if (m === null || n === null) return null;
-    const o = normalize([m[0] + REF_OFFSET * n[0], m[1] + REF_OFFSET * n[1], m[2] + REF_OFFSET * n[2]]);
-    if (o === null) return null;
-    refs.push(o);
-  }
-  return { ring: [...ring], refs, leftIsSmall: ringLeftArea(ring) < 2 * Math.PI };
-}
-
-function prepareTest(rings: readonly Vec3[][]): SpherePolygonTest | null {
-  const out: RingTest[] = [];
-  for (const ring of rings) {
-    const t = ringTest(ring);
-    if (t === null) return null;
-    out.push(t);
-  }
-  // A shell whose smaller side is not a polygon of less than half the sphere is out of scope.
-  return out;
-}
-
-/** Whether the arcs p–q and a–b (each under 180°) cross. */
-function arcsCross(p: Vec3, q: Vec3, a: Vec3, b: Vec3): boolean {
-  const n1 = cross(a, b);
-  const n2 = cross(p, q);
-  if (dot(p, n1) * dot(q, n1) >= 0 || dot(a, n2) * dot(b, n2) >= 0) return false;
-  // The great circles meet at x and -x: the arcs cross when both hold the same one.
-  const x = cross(n1, n2);
-  const onAb = dot(cross(a, x), n1) > 0 && dot(cross(x, b), n1) > 0;
-  const onPq = dot(cross(p, x), n2) > 0 && dot(cross(x, q), n2) > 0;
-  return onAb === onPq;
-}
-
-/** Whether v is on the smaller side of the ring. */
-function inRing(t: RingTest, v: Vec3): boolean {
-  // The reference farther from v's antipode (the arc to it is then well defined).
-  const ref = dot(t.refs[0], v) >= dot(t.refs[1], v) ? t.refs[0] : t.refs[1];
-  let left = true;
-  for (let i = 0; i < t.ring.length; i++)
-    if (arcsCross(ref, v, t.ring[i], t.ring[(i + 1) % t.ring.length])) left = !left;
-  return left === t.leftIsSmall;
-}
-
-function insideTest(t: SpherePolygonTest, v: Vec3): boolean {
-  return inRing(t[0], v) && !t.slice(1).some((h) => inRing(h, v));
 }
 
 /** Test points inside a face (plane coordinates), tried in turn until one is clear of every edge. */

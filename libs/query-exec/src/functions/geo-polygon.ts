@@ -3,8 +3,14 @@
  * geo_polygon_centroid and geo_polygon_perimeter pages): each ring bounds the smaller of the two regions
  * it divides the sphere into, holes are cut from their shell, and a MultiPolygon is measured as the union
  * of its polygons.
+ *
+ * Point tests and unions run in the gnomonic projection about the shapes' center where every vertex fits
+ * in its hemisphere; shapes reaching farther go to the sphere itself (geo-wide-polygons.ts: containment
+ * by crossing parity, no projection) or to the faces of a cube (geo-cube.ts: unions). Keeping the
+ * projection where it works keeps those answers exactly as they were; the sphere path is exact too.
  */
 import { union, type MultiPolygon as PlanarMultiPolygon, type Pair } from 'polygon-clipping';
+import { cubeUnion } from './geo-cube';
 import type { LngLatPolygon } from './geo-geojson';
 import {
   add,
@@ -15,7 +21,6 @@ import {
   project,
   ringLength,
   ringMoment,
-  ringSignedArea,
   toLngLat,
   toVec,
   unproject,
@@ -23,10 +28,12 @@ import {
   type LngLat,
   type Vec3,
 } from './geo-sphere';
+import { insideTest, prepareTest, smallSideArea, type SpherePolygonTest } from './geo-wide-polygons';
 
 /** A polygon on the sphere: shell counterclockwise, holes clockwise (seen from outside the sphere). */
 interface SpherePolygon {
-  center: Vec3;
+  /** The mean of the shell's vertices; null when they add up to nothing (then no projection is about it). */
+  center: Vec3 | null;
   shell: Vec3[];
   holes: Vec3[][];
 }
@@ -39,18 +46,16 @@ function centerOf(rings: readonly Vec3[][]): Vec3 | null {
   return normalize(sum);
 }
 
-/** The ring turned to the wanted orientation (the region it bounds is the smaller one, see readRing). */
+/** The ring turned to the wanted orientation (the region it bounds is the smaller one). */
 function oriented(ring: Vec3[], counterclockwise: boolean): Vec3[] {
-  const positive = ringSignedArea(ring) > 0;
+  const positive = smallSideArea(ring) > 0;
   return positive === counterclockwise ? ring : [...ring].reverse();
 }
 
-function toSphere(p: LngLatPolygon): SpherePolygon | null {
+function toSphere(p: LngLatPolygon): SpherePolygon {
   const shell = ringVecs(p.shell);
-  const center = centerOf([shell]);
-  if (center === null) return null;
   return {
-    center,
+    center: centerOf([shell]),
     shell: oriented(shell, true),
     holes: p.holes.map((h) => oriented(ringVecs(h), false)),
   };
@@ -74,12 +79,13 @@ function projectRings(g: Gnomonic, rings: readonly Vec3[][]): Pair[][] | null {
 /**
  * The polygons of a (multi)polygon with overlaps merged: several polygons are united in one gnomonic
  * projection (straight edges there are geodesics here, so the union is exact up to rounding). Polygons
- * that do not fit in one hemisphere are measured separately, as if they did not overlap.
+ * that do not fit in one hemisphere are united on the faces of a cube (geo-cube.ts); only where that fails
+ * too are they measured separately, as if they did not overlap.
  */
-const unitedCache = new WeakMap<readonly LngLatPolygon[], SpherePolygon[] | null>();
+const unitedCache = new WeakMap<readonly LngLatPolygon[], SpherePolygon[]>();
 
 /** unitePolygons once per polygons array (readPolygons hands out the same array for the same argument). */
-function unitedPolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | null {
+function unitedPolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] {
   let united = unitedCache.get(polygons);
   if (united === undefined) {
     united = unitePolygons(polygons);
@@ -88,24 +94,25 @@ function unitedPolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | n
   return united;
 }
 
-function unitePolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | null {
-  const sphere: SpherePolygon[] = [];
-  for (const p of polygons) {
-    const s = toSphere(p);
-    if (s === null) return null;
-    sphere.push(s);
-  }
+function unitePolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] {
+  const sphere = polygons.map(toSphere);
   if (sphere.length < 2) return sphere;
   const center = centerOf(sphere.map((s) => s.shell));
-  if (center === null) return sphere;
+  if (center === null) return uniteOnCube(sphere);
   const g = gnomonicAbout(center);
   const planar: Pair[][][] = [];
   for (const s of sphere) {
     const rings = projectRings(g, [s.shell, ...s.holes]);
-    if (rings === null) return sphere;
+    if (rings === null) return uniteOnCube(sphere);
     planar.push(rings.map((r) => [...r, r[0]]));
   }
-  const merged: PlanarMultiPolygon = union(planar[0], ...planar.slice(1));
+  let merged: PlanarMultiPolygon;
+  try {
+    merged = union(planar[0], ...planar.slice(1));
+  } catch {
+    // polygon-clipping can fail on nearly degenerate input; the cube's faces project it differently.
+    return uniteOnCube(sphere);
+  }
   const out: SpherePolygon[] = [];
   for (const poly of merged) {
     // polygon-clipping closes each ring; drop the repeated vertex.
@@ -120,14 +127,23 @@ function unitePolygons(polygons: readonly LngLatPolygon[]): SpherePolygon[] | nu
   return out;
 }
 
+/** The union of polygons too wide for one projection, face by face on a cube; unmerged if that fails. */
+function uniteOnCube(sphere: SpherePolygon[]): SpherePolygon[] {
+  const united = cubeUnion(sphere.map((s) => ({ rings: [s.shell, ...s.holes] })));
+  if (united === null) return sphere;
+  // GeoJSON rings from the cube: closed, so the repeated vertex is dropped.
+  return united.map((rings) =>
+    toSphere({ shell: rings[0].slice(0, -1), holes: rings.slice(1).map((h) => h.slice(0, -1)) }),
+  );
+}
+
 /** Area in square meters, or null for an invalid shape. */
 export function polygonArea(polygons: readonly LngLatPolygon[]): number | null {
   const united = unitedPolygons(polygons);
-  if (united === null) return null;
   let steradians = 0;
   for (const p of united) {
-    steradians += ringSignedArea(p.shell);
-    for (const h of p.holes) steradians += ringSignedArea(h);
+    steradians += smallSideArea(p.shell);
+    for (const h of p.holes) steradians += smallSideArea(h);
   }
   return steradians * EARTH_RADIUS_M * EARTH_RADIUS_M;
 }
@@ -135,7 +151,6 @@ export function polygonArea(polygons: readonly LngLatPolygon[]): number | null {
 /** Perimeter in meters (holes included), or null for an invalid shape. */
 export function polygonPerimeter(polygons: readonly LngLatPolygon[]): number | null {
   const united = unitedPolygons(polygons);
-  if (united === null) return null;
   let radians = 0;
   for (const p of united) for (const ring of [p.shell, ...p.holes]) radians += ringLength(ring);
   return radians * EARTH_RADIUS_M;
@@ -144,19 +159,17 @@ export function polygonPerimeter(polygons: readonly LngLatPolygon[]): number | n
 /** The centroid (of the area, on the sphere) as [lng, lat], or null for an invalid shape. */
 export function polygonCentroid(polygons: readonly LngLatPolygon[]): LngLat | null {
   const united = unitedPolygons(polygons);
-  if (united === null) return null;
   let moment: Vec3 = [0, 0, 0];
   for (const p of united) for (const ring of [p.shell, ...p.holes]) moment = add(moment, ringMoment(ring));
   const direction = normalize(moment);
   return direction === null ? null : toLngLat(direction);
 }
 
-/** A polygon ready for point tests: its projection and its rings in the plane. */
-interface PreparedPolygon {
-  g: Gnomonic;
-  shell: Pair[];
-  holes: Pair[][];
-}
+/**
+ * A polygon ready for point tests: its projection and its rings in the plane, or (when a vertex is 90° or
+ * more from the shell's center, or the shell's vertices add up to nothing) its test on the sphere.
+ */
+type PreparedPolygon = { g: Gnomonic; shell: Pair[]; holes: Pair[][] } | { sphere: SpherePolygonTest };
 
 /** Prepared once per polygon object (readPolygons hands out the same objects for the same argument). */
 const preparedPolygons = new WeakMap<LngLatPolygon, PreparedPolygon | null>();
@@ -164,13 +177,13 @@ const preparedPolygons = new WeakMap<LngLatPolygon, PreparedPolygon | null>();
 function prepare(polygon: LngLatPolygon): PreparedPolygon | null {
   let p = preparedPolygons.get(polygon);
   if (p !== undefined) return p;
-  p = null;
   const s = toSphere(polygon);
-  if (s !== null) {
-    const g = gnomonicAbout(s.center);
-    const rings = projectRings(g, [s.shell, ...s.holes]);
-    // A shell reaching past the hemisphere about its own center encloses more than half the sphere.
-    if (rings !== null) p = { g, shell: rings[0], holes: rings.slice(1) };
+  const g = s.center === null ? null : gnomonicAbout(s.center);
+  const rings = g === null ? null : projectRings(g, [s.shell, ...s.holes]);
+  if (g !== null && rings !== null) p = { g, shell: rings[0], holes: rings.slice(1) };
+  else {
+    const sphere = prepareTest([s.shell, ...s.holes]);
+    p = sphere === null ? null : { sphere };
   }
   preparedPolygons.set(polygon, p);
   return p;
@@ -188,6 +201,10 @@ export function polygonContains(
     const p = prepare(polygon);
     if (p === null) return null;
     if (inside) continue;
+    if ('sphere' in p) {
+      inside = insideTest(p.sphere, v);
+      continue;
+    }
     const q = project(p.g, v);
     if (q === null || !pointInPlanarRing(q[0], q[1], p.shell)) continue;
     inside = !p.holes.some((h) => pointInPlanarRing(q[0], q[1], h));
