@@ -13,7 +13,18 @@ import { Utf8Interner, utf8StringColumn } from './utf8-interner';
  * real; any other mix of kinds is dynamic, holding the plain JS values (strings, booleans, numbers, raw
  * dynamic values).
  */
-export function concatEventBatches(batches: readonly ColumnBatch[]): ColumnBatch {
+export interface ConcatOptions {
+  /**
+   * A buffer of at least `bytes` bytes for a concatenated UTF-8 dictionary (by default a fresh one): the
+   * compactor lends buffers it reuses from one flush to the next. The dictionary is a view of it.
+   */
+  dictionaryBuffer?: (bytes: number) => Buffer;
+}
+
+export function concatEventBatches(
+  batches: readonly ColumnBatch[],
+  options: ConcatOptions = {},
+): ColumnBatch {
   if (batches.length === 1) return batches[0];
   let total = 0;
   for (const b of batches) total += b.length;
@@ -29,16 +40,21 @@ export function concatEventBatches(batches: readonly ColumnBatch[]): ColumnBatch
   const columns = new Map<string, Column>();
   for (const name of names) {
     const parts: (Column | undefined)[] = batches.map((b) => b.columns.get(name));
-    columns.set(name, concatColumn(parts, batches, total));
+    columns.set(name, concatColumn(parts, batches, total, options));
   }
   return { length: total, columns };
 }
 
-function concatColumn(parts: (Column | undefined)[], batches: readonly ColumnBatch[], total: number): Column {
+function concatColumn(
+  parts: (Column | undefined)[],
+  batches: readonly ColumnBatch[],
+  total: number,
+  options: ConcatOptions,
+): Column {
   const kind = unifiedKind(parts, batches);
   switch (kind) {
     case 'string':
-      return concatStrings(parts, batches, total);
+      return concatStrings(parts, batches, total, options);
     case 'dynamic':
       return concatDynamic(parts, batches, total);
     case 'bool': {
@@ -110,6 +126,7 @@ function concatStrings(
   parts: (Column | undefined)[],
   batches: readonly ColumnBatch[],
   total: number,
+  options: ConcatOptions,
 ): Column {
   const codes = new Int32Array(total);
   let distinctBound = 0;
@@ -123,7 +140,13 @@ function concatStrings(
   }
   // Parts read from the log keep their strings as UTF-8: interned as bytes, they are never decoded here
   // (a decode and a string hash per distinct value of every part cost more than hashing the bytes).
-  const utf8 = allUtf8 ? new Utf8Interner(Math.min(distinctBound, total), bytesBound) : null;
+  const utf8 = allUtf8
+    ? new Utf8Interner(
+        Math.min(distinctBound, total),
+        bytesBound,
+        bytesBound > 0 ? options.dictionaryBuffer?.(bytesBound) : undefined,
+      )
+    : null;
   const strings = allUtf8 ? null : new StringInterner(Math.min(distinctBound, total));
   let off = 0;
   for (let b = 0; b < parts.length; b++) {

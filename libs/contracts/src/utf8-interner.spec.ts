@@ -98,4 +98,23 @@ describe('Utf8Interner', () => {
     expect(result.dict).toHaveLength(30_000);
     expect(result).toEqual(stringCodes(values));
   });
+
+  it("writes into the caller's buffer and keeps the dictionary a view of it; its own, mostly empty, is copied", () => {
+    const given = Buffer.alloc(1024);
+    const lent = new Utf8Interner(4, 16, given);
+    lent.internString('abc');
+    lent.internString('de');
+    const view = lent.finish();
+    expect(view.bytes.buffer).toBe(given.buffer);
+    expect(Buffer.from(view.bytes).toString()).toBe('abcde');
+    const own = new Utf8Interner(4, 1024);
+    own.internString('abc');
+    const copy = own.finish();
+    expect(copy.bytes.buffer.byteLength).toBe(3);
+    // Values that outgrow the given buffer move to a buffer of the interner's own, as before.
+    const small = Buffer.alloc(4);
+    const outgrown = new Utf8Interner(4, 4, small);
+    outgrown.internString('abcdefgh');
+    expect(outgrown.finish().bytes.buffer).not.toBe(small.buffer);
+  });
 });

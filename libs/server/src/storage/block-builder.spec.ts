@@ -1,6 +1,7 @@
 import { decodeBlock } from '@quarry/block-format';
 import { batchFromEvents, valueAt, type NormalizedEvent } from '@quarry/contracts';
-import { buildBlocks, spanOf } from './block-builder';
+import { buildBlocks, buildBlocksFromRecords, spanOf } from './block-builder';
+import { encodeLogRecord } from './log-codec';
 
 const HOUR = 3_600_000;
 const events = (times: number[]): NormalizedEvent[] => times.map((time, i) => ({ time, fields: { i } }));
@@ -42,5 +43,36 @@ describe('buildBlocks', () => {
         minSpanRows: 2,
       }),
     ).toHaveLength(1);
+  });
+
+  it('gives blocks that keep their strings when the next build reuses the dictionary buffers', () => {
+    // Records read from the log keep strings as UTF-8, so their flush concatenates dictionaries into the
+    // buffers reused from one build to the next: a block that still pointed into them would change.
+    const record = (tag: string, rows: number) =>
+      encodeLogRecord({
+        datasetId: 'd',
+        sysTime: 1,
+        batch: batchFromEvents(
+          Array.from({ length: rows }, (_, i) => ({
+            time: i,
+            fields: { msg: `${tag}-${i}-${'x'.repeat(i % 50)}` },
+          })),
+          1,
+        ),
+      });
+    const messages = (bytes: Uint8Array) => {
+      const batch = decodeBlock(bytes);
+      const msg = batch.columns.get('msg')!;
+      return Array.from({ length: batch.length }, (_, r) => valueAt(msg, r));
+    };
+    const policy = { spanMs: HOUR, minSpanRows: 1 };
+    const first = buildBlocksFromRecords([record('a', 300), record('b', 200)], policy);
+    const expected = first.map((b) => messages(b.bytes));
+    expect(expected.flat()).toContain('b-199-' + 'x'.repeat(199 % 50));
+    const second = buildBlocksFromRecords([record('c', 250), record('d', 250)], policy);
+    expect(first.map((b) => messages(b.bytes))).toEqual(expected);
+    expect(second.flatMap((b) => messages(b.bytes)).filter((m) => String(m).startsWith('d-'))).toHaveLength(
+      250,
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
   type ColumnBatch,
 } from '@quarry/contracts';
 import { decodeLogRecord } from './log-codec';
+import { ReusedBuffers } from './reused-buffers';
 
 /** A block ready to upload, with what its registration needs. */
 export interface BuiltBlock {
@@ -37,7 +38,11 @@ export function spanOf(timeMs: number, spanMs: number): number {
  * Pure CPU work: the compactor and the merger run it on the worker pool (`workers/cpu-tasks.ts`).
  */
 export function buildBlock(batches: readonly ColumnBatch[]): BuiltBlock {
-  return encodeSorted(sortedByTime(batches));
+  try {
+    return encodeSorted(sortedByTime(batches));
+  } finally {
+    dictionaryBuffers.returnAll();
+  }
 }
 
 /**
@@ -47,7 +52,14 @@ export function buildBlock(batches: readonly ColumnBatch[]): BuiltBlock {
  * only within a span). In time order; the block that collects sparse spans, if any, last.
  */
 export function buildBlocks(batches: readonly ColumnBatch[], policy: SpanPolicy): BuiltBlock[] {
-  const batch = sortedByTime(batches);
+  try {
+    return cutAndEncode(sortedByTime(batches), policy);
+  } finally {
+    dictionaryBuffers.returnAll();
+  }
+}
+
+function cutAndEncode(batch: ColumnBatch, policy: SpanPolicy): BuiltBlock[] {
   const time = batch.columns.get(TIME_FIELD);
   const n = batch.length;
   if (n === 0 || time === undefined || time.kind !== 'datetime') return [encodeSorted(batch)];
@@ -67,9 +79,15 @@ export function buildBlocks(batches: readonly ColumnBatch[], policy: SpanPolicy)
   return out;
 }
 
+/**
+ * The concatenated dictionaries of this thread's builds: lent to one build, reused by the next (their
+ * blocks are encoded, copies, before the build returns).
+ */
+const dictionaryBuffers = new ReusedBuffers();
+
 /** The batches concatenated, rows sorted by `_time` (ties keep log order). */
 function sortedByTime(batches: readonly ColumnBatch[]): ColumnBatch {
-  const all = concatEventBatches(batches);
+  const all = concatEventBatches(batches, { dictionaryBuffer: (bytes) => dictionaryBuffers.take(bytes) });
   const order = timeOrder(all);
   return order === null ? all : selectRows(all, order);
 }
