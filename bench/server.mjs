@@ -10,6 +10,15 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The V8 flags `npm start` passes (README, "Configuration"). */
 const NODE_FLAGS = ['--initial-old-space-size=128'];
+/**
+ * The allocator settings `npm start` and the image give the server (docs/operations.md, "Memory"), so the
+ * bench measures what users run. Set only for the server: DuckDB runs in this process. Another threshold
+ * can be tried with QUARRY_BENCH_MALLOC_MMAP_THRESHOLD (bytes).
+ */
+const SERVER_ALLOCATOR_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: process.env.QUARRY_BENCH_MALLOC_MMAP_THRESHOLD ?? '33554432',
+};
 
 export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   if (process.env.QUARRY_URL)
@@ -23,6 +32,7 @@ export async function startServer(dataDirPrefix = 'quarry-bench-', env = {}) {
   const child = spawn(process.execPath, [...NODE_FLAGS, main], {
     env: {
       ...process.env,
+      ...SERVER_ALLOCATOR_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       QUARRY_DATA_DIR: dataDir,

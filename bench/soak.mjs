@@ -14,7 +14,7 @@
 // a cycle with its restart takes 8-25 s on the 2-core test machine; 0 = never), --batch N events per
 // request (default 100), --malloc-arena-max N (the server's MALLOC_ARENA_MAX, default 2 as
 // docs/operations.md prescribes; 0 leaves glibc's default), --malloc-mmap-threshold-kib N (the server's
-// MALLOC_MMAP_THRESHOLD_ in KiB, default 128 as docs/operations.md prescribes; 0 leaves glibc's default), --column-cache-mib N (the server's
+// MALLOC_MMAP_THRESHOLD_ in KiB, default 32768 as docs/operations.md prescribes; 0 leaves glibc's default), --column-cache-mib N (the server's
 // QUARRY_COLUMN_CACHE_BYTES in MiB, default 128, so the caches are full within the warm-up and what
 // grows after it is not a cache filling; 0 leaves the server's default), --max-slope M (fail when the warm RSS grows faster than M MiB/min: see
 // docs/reliability.md, "Memory"), --json FILE
@@ -46,7 +46,7 @@ function parseArgs(argv) {
     keep: false,
     maxSlope: null,
     mallocArenaMax: 2,
-    mallocMmapThresholdKiB: 128,
+    mallocMmapThresholdKiB: 32768,
     columnCacheMiB: 128,
   };
   for (let i = 0; i < argv.length; i++) {

@@ -193,7 +193,7 @@ describe('Dockerfile', () => {
     expect(env).toMatch(/\bQUARRY_DATA_DIR=\/data\b/);
     // glibc arenas per worker thread grow RSS without bound otherwise (docs/operations.md, Memory).
     expect(env).toMatch(/\bMALLOC_ARENA_MAX=2\b/);
-    expect(env).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072\b/);
+    expect(env).toMatch(/\bMALLOC_MMAP_THRESHOLD_=33554432\b/);
     expect(all(FINAL, 'VOLUME').join(' ')).toMatch(/"\/data"|(^|\s)\/data(\s|$)/);
     const uid = last(FINAL, 'USER')!.split(':')[0];
     expect(all(FINAL, 'RUN').join('\n')).toMatch(new RegExp(`chown ${uid}(:\\d+)? /data`));

@@ -41,7 +41,7 @@ describe('overload', () => {
       env: {
         // As the image and `npm start` run it (docs/operations.md, Memory).
         MALLOC_ARENA_MAX: '2',
-        MALLOC_MMAP_THRESHOLD_: '131072',
+        MALLOC_MMAP_THRESHOLD_: '33554432',
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -43,7 +43,7 @@ export class StandaloneProcess {
       env: {
         // As the image and `npm start` run it (docs/operations.md, Memory).
         MALLOC_ARENA_MAX: '2',
-        MALLOC_MMAP_THRESHOLD_: '131072',
+        MALLOC_MMAP_THRESHOLD_: '33554432',
         ...process.env,
         PORT: String(this.port),
         HOST: '127.0.0.1',

@@ -72,7 +72,7 @@ export class RoleProcess {
         // Bounds glibc's per-thread arenas and returns large blocks when freed, as the image does
         // (docs/operations.md, Memory).
         MALLOC_ARENA_MAX: '2',
-        MALLOC_MMAP_THRESHOLD_: '131072',
+        MALLOC_MMAP_THRESHOLD_: '33554432',
         ...process.env,
         ...this.options.env,
         PORT: String(this.port),
