@@ -213,6 +213,8 @@ describe('evaluate', () => {
       'ingestion_time',
       'bin_auto',
       'not',
+      // Bound to bag_pack / bag_pack_sparse of the row's columns (expression-binder.ts).
+      'pack_all',
     ]);
     const missing = [...SCALAR_SIGNATURES.values()]
       .filter((sig) => !sig.aliasOf && !planTime.has(sig.name) && !SCALAR_IMPLS.has(sig.name))
