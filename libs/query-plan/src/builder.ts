@@ -190,15 +190,19 @@ class PlanBuilder extends OperatorBinder {
       readsAllColumns(probe),
     );
     const plans = legs.plans.filter((_, i) => kept[i]);
-    const union = this.buildUnion(
-      plans,
-      legs.tables.filter((_, i) => kept[i]),
-      s.withSource,
-    );
+    // Usually every table stays: the union and predicate bound above are the ones to use.
+    const everyTable = plans.length === legs.plans.length;
+    const union = everyTable
+      ? everything
+      : this.buildUnion(
+          plans,
+          legs.tables.filter((_, i) => kept[i]),
+          s.withSource,
+        );
     const filtered: PlanNode = {
       kind: 'filter',
       input: union,
-      predicate: this.bindSearch(s.predicate, union.schema, false, s.withSource),
+      predicate: everyTable ? probe : this.bindSearch(s.predicate, union.schema, false, s.withSource),
       schema: union.schema,
     };
     const columns = union.schema.filter((f) => f.name !== s.withSource);
