@@ -176,13 +176,14 @@ describe('OTLP traces and logs', () => {
 
   describe('OTLP/JSON bodies sent by hand', () => {
     const traceId = '5b8efff798038103d269b633813fc60c';
-    const span = (spanId: string, extra: object = {}) => ({
+    // One clock reading for both ends: two could straddle a millisecond and make the span 3 ms long.
+    const span = (spanId: string, extra: object = {}, startMs = Date.now() - 1_000) => ({
       traceId,
       spanId,
       name: 'hand-built',
       kind: 2,
-      startTimeUnixNano: String(BigInt(Date.now() - 1_000) * 1_000_000n + 123_456n),
-      endTimeUnixNano: String(BigInt(Date.now() - 1_000) * 1_000_000n + 2_123_456n),
+      startTimeUnixNano: String(BigInt(startMs) * 1_000_000n + 123_456n),
+      endTimeUnixNano: String(BigInt(startMs) * 1_000_000n + 2_123_456n),
       ...extra,
     });
     const tracesBody = (spans: object[]) => ({
