@@ -3,6 +3,7 @@ import type { BoolColumn, Column, ColumnKind } from '@quarry/contracts';
 import { isNullAt, readValue } from '../columns';
 import { rowPasses, type AggregateOutput, type Aggregator } from './aggregator';
 import { GroupSlots, groupCountOf } from './group-slots';
+import { sumsPerSlot } from './slot-lanes';
 
 function numericValues(c: Column): Float64Array | null {
   return c.kind === 'long' || c.kind === 'real' || c.kind === 'datetime' || c.kind === 'timespan'
@@ -99,23 +100,37 @@ export class SumAggregator implements Aggregator {
 
   /**
    * `update` for a single dictionary-encoded key: sums and counts per dictionary slot (the key's codes,
-   * `nullSlot` for a null key) in one loop, then one addition per slot into its group.
+   * `nullSlot` for a null key), then one addition per slot into its group. `rows` holds the rows per slot,
+   * which are the counts when the column has no nulls (slot-lanes.ts).
    */
-  updateBySlot(codes: Int32Array, nullSlot: number, n: number, c: Column, groupOfSlot: Int32Array): void {
+  updateBySlot(
+    codes: Int32Array,
+    nullSlot: number,
+    n: number,
+    c: Column,
+    groupOfSlot: Int32Array,
+    rows: Float64Array,
+  ): void {
     const values = numericValues(c)!;
     this.noteKind(c.kind);
     const nulls = (c as { nulls: Uint8Array | null }).nulls;
-    const slots = groupOfSlot.length;
-    const slotSums = new Float64Array(slots);
-    const slotCounts = new Float64Array(slots);
-    for (let i = 0; i < n; i++) {
-      if (nulls !== null && nulls[i] === 1) continue;
-      const code = codes[i];
-      const slot = code < 0 ? nullSlot : code;
-      slotSums[slot] += values[i];
-      slotCounts[slot]++;
+    let slotSums: Float64Array;
+    let slotCounts: Float64Array;
+    if (nulls === null) {
+      slotSums = sumsPerSlot(codes, nullSlot, n, values);
+      slotCounts = rows;
+    } else {
+      slotSums = new Float64Array(nullSlot + 1);
+      slotCounts = new Float64Array(nullSlot + 1);
+      for (let i = 0; i < n; i++) {
+        if (nulls[i] === 1) continue;
+        const code = codes[i];
+        const slot = code < 0 ? nullSlot : code;
+        slotSums[slot] += values[i];
+        slotCounts[slot]++;
+      }
     }
-    for (let slot = 0; slot < slots; slot++) {
+    for (let slot = 0; slot <= nullSlot; slot++) {
       if (slotCounts[slot] === 0) continue;
       const g = groupOfSlot[slot];
       this.sums.ensure(g + 1)[g] += slotSums[slot];

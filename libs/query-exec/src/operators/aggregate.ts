@@ -23,6 +23,7 @@ import type { BatchStream, ExecEnv, PartialAggregateState } from './exec-env';
 import type { Aggregator } from '../aggregates/aggregator';
 import { CountAggregator, SumAggregator } from '../aggregates/basic-aggregators';
 import { packInstances, unpackInstances } from '../aggregates/state-transfer';
+import { rowsPerSlot, slotsByFirstRow } from '../aggregates/slot-lanes';
 import type { EvalContext } from '../eval/context';
 
 function keyPart(v: unknown): string {
@@ -114,13 +115,8 @@ export class PartialAggregate {
     const n = batch.length;
     const codes = key.codes;
     const nullSlot = key.dict.length;
-    const rowsPerSlot = new Float64Array(nullSlot + 1);
-    const firstSeen: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const code = codes[i];
-      const slot = code < 0 ? nullSlot : code;
-      if (rowsPerSlot[slot]++ === 0) firstSeen.push(slot);
-    }
+    const rows = rowsPerSlot(codes, nullSlot, n);
+    const firstSeen = slotsByFirstRow(codes, nullSlot, n, rows);
     const groupOfSlot = new Int32Array(nullSlot + 1).fill(-1);
     for (const slot of firstSeen)
       groupOfSlot[slot] = this.table.groupOfString(slot === nullSlot ? null : key.dict[slot]);
@@ -128,8 +124,8 @@ export class PartialAggregate {
       const aggregator = aggregators[a];
       if (column === null) {
         for (const slot of firstSeen)
-          (aggregator as CountAggregator).addToGroup(groupOfSlot[slot], rowsPerSlot[slot]);
-      } else (aggregator as SumAggregator).updateBySlot(codes, nullSlot, n, column, groupOfSlot);
+          (aggregator as CountAggregator).addToGroup(groupOfSlot[slot], rows[slot]);
+      } else (aggregator as SumAggregator).updateBySlot(codes, nullSlot, n, column, groupOfSlot, rows);
     });
     return true;
   }
