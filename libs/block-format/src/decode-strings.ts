@@ -1,4 +1,4 @@
-import { type Column, type Utf8Dict, utf8StringColumn } from '@quarry/contracts';
+import { type Column, type DictTokens, type Utf8Dict, utf8StringColumn } from '@quarry/contracts';
 import type { ByteReader } from './bytes';
 import {
   CODES_IDENTITY,
@@ -23,10 +23,11 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
   // Every value but one takes at least a byte or a token code; identity codes need one row per value.
   r.check(size <= r.buf.length + n, `claims ${size} dictionary values`);
   let dict: string[] | Utf8Dict;
+  let tokens: DictTokens | undefined;
   if (valuesMode === VALUES_PLAIN) dict = utf8 ? readPlainUtf8(r, size) : readPlainValues(r, size);
   else if (valuesMode === VALUES_HEX) dict = readHexValues(r, size, 'hex');
   else if (valuesMode === VALUES_UUID) dict = readHexValues(r, size, 'uuid');
-  else if (valuesMode === VALUES_TOKENS) dict = readTokenValues(r, size);
+  else if (valuesMode === VALUES_TOKENS) ({ values: dict, tokens } = readTokenValues(r, size));
   else r.fail(`has unknown values mode ${valuesMode}`);
   const codesMode = r.u8();
   const codes = new Int32Array(n);
@@ -38,11 +39,12 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
     // Null rows hold some valid code too (the writer repeats the previous one).
     const seq = readIndexSeq(r, n, size);
     if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] !== 0) seq[i] = -1;
-    return stringColumn(seq, dict);
+    return stringColumn(seq, dict, tokens);
   } else r.fail(`has unknown codes mode ${codesMode}`);
-  return stringColumn(codes, dict);
+  return stringColumn(codes, dict, tokens);
 }
 
-function stringColumn(codes: Int32Array, dict: string[] | Utf8Dict): Column {
-  return Array.isArray(dict) ? { kind: 'string', codes, dict } : utf8StringColumn(codes, dict);
+function stringColumn(codes: Int32Array, dict: string[] | Utf8Dict, tokens: DictTokens | undefined): Column {
+  if (!Array.isArray(dict)) return utf8StringColumn(codes, dict);
+  return tokens === undefined ? { kind: 'string', codes, dict } : { kind: 'string', codes, dict, tokens };
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { decodeUtf8Dict } from '@quarry/contracts';
 import { ByteReader, ByteWriter } from './bytes';
 import { readTokenValues, tokenize, writeTokenValues } from './token-values';
 
@@ -46,7 +47,15 @@ describe('token values', () => {
           ).toEqual(t.tokens);
           const w = new ByteWriter(16);
           writeTokenValues(w, t, values.length);
-          expect(readTokenValues(new ByteReader(w.finish(), 'test'), values.length)).toEqual(values);
+          const read = readTokenValues(new ByteReader(w.finish(), 'test'), values.length);
+          expect(read.values).toEqual(values);
+          // The tokens read back describe the same values: each is its tokens joined by spaces.
+          const tokenText = decodeUtf8Dict(read.tokens.tokens);
+          let next = 0;
+          const rebuilt = [...read.tokens.counts].map((k) =>
+            [...read.tokens.codes.subarray(next, (next += k))].map((c) => tokenText[c]).join(' '),
+          );
+          expect(rebuilt).toEqual(values);
         },
       ),
     );

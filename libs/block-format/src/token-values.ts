@@ -1,7 +1,7 @@
 import type { ByteReader, ByteWriter } from './bytes';
 import { bitWidth } from './bit-pack';
 import { intStats, readIndexSeq, writeIntSeq } from './int-seq';
-import { utf8DictOf, type Utf8Dict } from '@quarry/contracts';
+import { type DictTokens, utf8DictOf, type Utf8Dict } from '@quarry/contracts';
 import { decodeUtf8Into, readPlainBlob, TEXT_BATCH_CHARS, writePlainUtf8 } from './plain-values';
 
 /**
@@ -187,7 +187,11 @@ export function identity(n: number): number[] {
 /** More tokens than this could not be decoded into strings (V8's longest string is 2^29 − 24 chars). */
 const MAX_TOKENS = 2 ** 29;
 
-export function readTokenValues(r: ByteReader, count: number): string[] {
+/**
+ * The values of a token layout, and the tokens themselves (for string operators that test each distinct
+ * token once: `StringColumn.tokens`).
+ */
+export function readTokenValues(r: ByteReader, count: number): { values: string[]; tokens: DictTokens } {
   const tokenCount = r.varint();
   // Distinct tokens: at most one is empty, every other takes a byte.
   r.check(tokenCount <= r.buf.length + 1, `claims ${tokenCount} tokens`);
@@ -236,5 +240,7 @@ export function readTokenValues(r: ByteReader, count: number): string[] {
     }
     decodeUtf8Into(blob, lengths, d - first, out, first, r);
   }
-  return out;
+  // The token bytes are copied out of the block's buffer: a cached column must not keep the file alive.
+  const tokens = { bytes: tokenBlob.slice(), ends: tokenStart.subarray(1) };
+  return { values: out, tokens: { tokens, counts, codes } };
 }

@@ -37,6 +37,24 @@ export interface StringColumn {
    * the ingest log copies these bytes instead of encoding `dict`.
    */
   utf8?: Utf8Dict;
+  /**
+   * `dict` as space-separated tokens, when a block stored it so (the token layout of free text,
+   * docs/block-format.md): value d is its `counts[d]` tokens, taken in order from `codes`, joined by
+   * single spaces (U+0020). String operators that cannot match across a space (`contains` of text
+   * without one, `has` of one term) then test each distinct token once instead of every value. It
+   * describes `dict` exactly: a column built with another `dict` must not carry it.
+   */
+  tokens?: DictTokens;
+}
+
+/** The values of a string dictionary as tokens (see `StringColumn.tokens`). */
+export interface DictTokens {
+  /** The distinct tokens. */
+  tokens: Utf8Dict;
+  /** Tokens per value, one entry per value of `dict`. */
+  counts: Int32Array;
+  /** Token codes (indexes into `tokens`) of every value, value after value. */
+  codes: Int32Array;
 }
 
 /** Strings as UTF-8 bytes back to back: value d is `bytes[ends[d - 1] ?? 0, ends[d])`. */

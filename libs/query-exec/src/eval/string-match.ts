@@ -3,7 +3,7 @@
  * A non-string left side is converted to text. A null left side is false for the positive operators and
  * true for the negated ones (Kusto strings are never null; apl.md §3.2 marks this UNSURE).
  */
-import type { BoolColumn, Column } from '@quarry/contracts';
+import { decodeUtf8Dict, type BoolColumn, type Column, type DictTokens } from '@quarry/contracts';
 import { readValue, valueToString } from '../columns';
 import { compileRegex } from '../regex';
 import { hasTerms, termsOf } from './terms';
@@ -76,11 +76,19 @@ export function stringMatch(
   if (rightConstant) {
     const needle = readValue(right, 0);
     if (needle === null) return { kind: 'bool', values: out, nulls: new Uint8Array(n).fill(1) };
-    const { test, negated } = stringMatcher(op, valueToString(needle, right.kind));
+    const needleText = valueToString(needle, right.kind);
+    const { test, negated } = stringMatcher(op, needleText);
     if (left.kind === 'string') {
-      // Dictionary path: test each distinct string once, then map codes.
-      const perCode = new Uint8Array(left.dict.length);
-      for (let c = 0; c < left.dict.length; c++) perCode[c] = test(left.dict[c]) !== negated ? 1 : 0;
+      // Dictionary path: test each distinct string once (or each distinct token of them), then map codes.
+      const dictSize = left.dict.length;
+      let perCode =
+        left.tokens && decidedByTokens(op, needleText) ? matchByTokens(left.tokens, dictSize, test) : null;
+      if (perCode !== null) {
+        if (negated) for (let c = 0; c < dictSize; c++) perCode[c] ^= 1;
+      } else {
+        perCode = new Uint8Array(dictSize);
+        for (let c = 0; c < dictSize; c++) perCode[c] = test(left.dict[c]) !== negated ? 1 : 0;
+      }
       const codes = left.codes;
       const onNull = negated ? 1 : 0;
       for (let i = 0; i < n; i++) {
@@ -109,3 +117,56 @@ export function stringMatch(
   }
   return { kind: 'bool', values: out, nulls };
 }
+
+/**
+ * Whether a value matches exactly when one of its space-separated tokens does (`StringColumn.tokens`):
+ * `contains` of text without a space cannot match across one, and a value's terms for `has` are its
+ * tokens' terms (a space separates terms), so `has` of a single term is decided token by token.
+ * Lower-casing a value lower-cases each token alike (a space is neither cased nor case-ignorable, so
+ * even a final sigma maps the same).
+ */
+function decidedByTokens(op: string, needle: string): boolean {
+  const base = op.startsWith('!') ? op.slice(1) : op;
+  const cs = base.endsWith('_cs');
+  const name = cs ? base.slice(0, -3) : base;
+  if (name === 'contains') return needle.length > 0 && !needle.includes(' ');
+  // The needle's terms as `stringMatcher` takes them (lower-casing can split a term: İ → i + U+0307).
+  if (name === 'has') return termsOf(cs ? needle : needle.toLowerCase()).length <= 1;
+  return false;
+}
+
+/**
+ * Per dictionary value, 1 when one of its tokens passes `test`: each distinct token is tested once, then
+ * each value ORs its tokens' answers (a loop over integer codes). Null when the tokens do not describe
+ * this dictionary (a different length).
+ */
+function matchByTokens(tokens: DictTokens, dictSize: number, test: StringMatcher): Uint8Array | null {
+  const { counts, codes } = tokens;
+  if (counts.length !== dictSize) return null;
+  const text = tokenText(tokens);
+  const tokenPasses = new Uint8Array(text.length);
+  let any = false;
+  for (let t = 0; t < text.length; t++)
+    if (test(text[t])) {
+      tokenPasses[t] = 1;
+      any = true;
+    }
+  const perValue = new Uint8Array(dictSize);
+  if (!any) return perValue;
+  let c = 0;
+  for (let d = 0; d < dictSize; d++) {
+    const end = c + counts[d];
+    let hit = 0;
+    for (; c < end; c++) hit |= tokenPasses[codes[c]];
+    perValue[d] = hit;
+  }
+  return perValue;
+}
+
+/** The tokens as strings, decoded once per column (decoded columns are cached across queries). */
+function tokenText(tokens: DictTokens): string[] {
+  let text = TOKEN_TEXT.get(tokens);
+  if (text === undefined) TOKEN_TEXT.set(tokens, (text = decodeUtf8Dict(tokens.tokens)));
+  return text;
+}
+const TOKEN_TEXT = new WeakMap<DictTokens, string[]>();

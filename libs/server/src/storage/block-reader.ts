@@ -331,6 +331,10 @@ export function columnBytes(column: Column): number {
     case 'string': {
       let bytes = column.codes.byteLength;
       for (const s of column.dict) bytes += 32 + 2 * s.length;
+      const t = column.tokens;
+      if (t !== undefined)
+        bytes +=
+          t.tokens.bytes.byteLength + t.tokens.ends.byteLength + t.counts.byteLength + t.codes.byteLength;
       return bytes;
     }
     case 'dynamic': {
