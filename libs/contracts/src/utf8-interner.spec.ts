@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { StringInterner } from './string-interner';
-import { decodeUtf8Dict, Utf8Interner } from './utf8-interner';
+import { decodeUtf8Dict, Utf8Interner, withCodes } from './utf8-interner';
 
 /** The values' UTF-8 bytes back to back in one buffer, with a leading byte so offsets are not 0. */
 function inOneBuffer(values: readonly string[]): { body: Uint8Array; ranges: [number, number][] } {
@@ -116,5 +116,26 @@ describe('Utf8Interner', () => {
     const outgrown = new Utf8Interner(4, 4, small);
     outgrown.internString('abcdefgh');
     expect(outgrown.finish().bytes.buffer).not.toBe(small.buffer);
+  });
+});
+
+describe('withCodes', () => {
+  it('keeps the dictionary and its tokens for other rows', () => {
+    const tokens = {
+      tokens: { bytes: new Uint8Array(Buffer.from('ab')), ends: Int32Array.from([1, 2]) },
+      counts: Int32Array.from([2]),
+      codes: Int32Array.from([0, 1]),
+    };
+    const column = { kind: 'string' as const, codes: Int32Array.from([0, -1, 0]), dict: ['a b'], tokens };
+    const picked = withCodes(column, Int32Array.from([0]));
+    expect(picked.dict).toBe(column.dict);
+    expect(picked.tokens).toBe(tokens);
+    expect(
+      withCodes({ kind: 'string', codes: Int32Array.from([0]), dict: ['x'] }, Int32Array.from([0])),
+    ).toEqual({
+      kind: 'string',
+      codes: Int32Array.from([0]),
+      dict: ['x'],
+    });
   });
 });

@@ -335,10 +335,13 @@ export function utf8StringColumn(codes: Int32Array, utf8: Utf8Dict): StringColum
 
 /**
  * Other rows of a string column, with its dictionary: the UTF-8 one too, whose strings (decoded on first
- * use) the two columns then share.
+ * use) the two columns then share, and its tokens.
  */
 export function withCodes(column: StringColumn, codes: Int32Array): StringColumn {
-  if (column.utf8 === undefined) return { kind: 'string', codes, dict: column.dict };
+  if (column.utf8 === undefined)
+    return column.tokens === undefined
+      ? { kind: 'string', codes, dict: column.dict }
+      : { kind: 'string', codes, dict: column.dict, tokens: column.tokens };
   return {
     kind: 'string',
     codes,
