@@ -1,4 +1,5 @@
 import type { ColumnKind } from '@quarry/contracts';
+import { lnCorrect, log10Correct, log2Correct } from './correctly-rounded-log';
 import { num, type ScalarImpl } from './scalar-impl';
 
 /** Round half away from zero to `digits` decimals. */
@@ -63,9 +64,10 @@ export const MATH_FUNCTIONS: Record<string, ScalarImpl> = {
   exp: unary(Math.exp),
   exp2: unary((x) => Math.pow(2, x)),
   exp10: unary((x) => Math.pow(10, x)),
-  log: unary((x) => (x <= 0 ? null : Math.log(x))),
-  log10: unary((x) => (x <= 0 ? null : Math.log10(x))),
-  log2: unary((x) => (x <= 0 ? null : Math.log2(x))),
+  // Correctly rounded (Kusto's log page: log(3) = 1.0986122886681098; V8's Math.log gives …096).
+  log: unary((x) => (x <= 0 ? null : lnCorrect(x))),
+  log10: unary((x) => (x <= 0 ? null : log10Correct(x))),
+  log2: unary((x) => (x <= 0 ? null : log2Correct(x))),
   sin: unary(Math.sin),
   cos: unary(Math.cos),
   tan: unary(Math.tan),

@@ -3,7 +3,7 @@
  * A non-numeric or null element is null in element-wise results and skipped by reductions.
  */
 import type { ScalarImpl } from './scalar-impl';
-import { lnExact } from './series-math';
+import { lnCorrect } from './correctly-rounded-log';
 
 type Series = (number | null)[];
 
@@ -218,7 +218,7 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
   series_exp: unary(Math.exp),
   series_floor: unary(Math.floor),
   // Correctly rounded (Kusto's series_log page: ln 3 = 1.0986122886681098; V8's Math.log gives …096).
-  series_log: unary((x) => (x > 0 ? lnExact(x) : NaN)),
+  series_log: unary((x) => (x > 0 ? lnCorrect(x) : NaN)),
   series_sign: unary(sign),
   series_sin: unary(Math.sin),
   series_tan: unary(Math.tan),

@@ -1,11 +1,13 @@
 /**
- * Correctly rounded natural logarithm for `series_log`. V8's `Math.log` can be one unit in the last place
- * off (`Math.log(3)` is 1.0986122886681096; the nearest double to ln 3, and Kusto's series_log page, is
- * 1.0986122886681098). `lnExact` evaluates ln in double-double arithmetic (about 106 bits) and rounds once.
+ * Natural logarithm in double-double arithmetic. V8's `Math.log` can be one unit in the last place off
+ * (`Math.log(3)` is 1.0986122886681096; the nearest double to ln 3, and Kusto's series_log page, is
+ * 1.0986122886681098). `lnDD` evaluates ln to about 104 bits and `lnExact` rounds that once. Both are slow
+ * (about 3.5 µs a call): they are the reference and the rare fallback of the fast correctly rounded
+ * logarithms in `correctly-rounded-log.ts`, which also build their ln table with `lnDD`.
  */
 
 /** A double-double: the unevaluated sum hi + lo with |lo| ≤ ulp(hi) / 2. */
-type DD = [number, number];
+export type DD = [number, number];
 
 const SPLITTER = 134217729; // 2^27 + 1, Dekker's split
 
@@ -47,7 +49,7 @@ function neg(a: DD): DD {
   return [-a[0], -a[1]];
 }
 
-function div(a: DD, b: DD): DD {
+export function div(a: DD, b: DD): DD {
   const q1 = a[0] / b[0];
   let r = add(a, neg(mul(b, [q1, 0])));
   const q2 = r[0] / b[0];
@@ -57,14 +59,20 @@ function div(a: DD, b: DD): DD {
 }
 
 /** ln 2 as a double-double. */
-const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
+export const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
 
-/**
- * ln(x) rounded to the nearest double. x = m·2^k with m in [√½, √2); ln m = 2·atanh(s), s = (m−1)/(m+1),
- * summed as s + s³/3 + s⁵/5 + … (|s| ≤ 0.172, so about 20 terms reach 2^-106).
- */
+/** ln(x) rounded to the nearest double (x ≤ 0, NaN and +Infinity as `Math.log`). */
 export function lnExact(x: number): number {
   if (!(x > 0) || !Number.isFinite(x)) return Math.log(x);
+  const [hi, lo] = lnDD(x);
+  return hi + lo;
+}
+
+/**
+ * ln(x) as a double-double, for finite x > 0. x = m·2^k with m in [√½, √2); ln m = 2·atanh(s),
+ * s = (m−1)/(m+1), summed as s + s³/3 + s⁵/5 + … (|s| ≤ 0.172, so about 20 terms reach 2^-106).
+ */
+export function lnDD(x: number): DD {
   let k = 0;
   let m = x;
   if (m < 2 ** -1000) {
@@ -87,7 +95,7 @@ export function lnExact(x: number): number {
     m /= 2;
     k++;
   }
-  if (m === 1) return k === 0 ? 0 : mul(LN2, [k, 0])[0];
+  if (m === 1) return k === 0 ? [0, 0] : mul(LN2, [k, 0]);
   const s = div([m - 1, 0], twoSum(m, 1)); // m − 1 is exact for m in [½, 2]
   const s2 = mul(s, s);
   let term = s;
@@ -99,6 +107,5 @@ export function lnExact(x: number): number {
     if (Math.abs(t[0]) < Math.abs(sum[0]) * 2 ** -110) break;
   }
   const lnM: DD = [2 * sum[0], 2 * sum[1]];
-  const total = k === 0 ? lnM : add(mul(LN2, [k, 0]), lnM);
-  return total[0] + total[1];
+  return k === 0 ? lnM : add(mul(LN2, [k, 0]), lnM);
 }
