@@ -11,7 +11,7 @@ import {
 import { readHexValues } from './hex-values';
 import { readIndexSeq } from './int-seq';
 import { readPlainUtf8, readPlainValues } from './plain-values';
-import { readTokenValues } from './token-values';
+import { readTokens, tokenStringColumn } from './token-values';
 
 /**
  * `strings` chunk after its null section (layout in encode-strings.ts and docs/block-format.md). With
@@ -22,12 +22,12 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
   const size = r.varint();
   // Every value but one takes at least a byte or a token code; identity codes need one row per value.
   r.check(size <= r.buf.length + n, `claims ${size} dictionary values`);
-  let dict: string[] | Utf8Dict;
-  let tokens: DictTokens | undefined;
+  // The values, or the tokens that make them (decoded into values only when something reads `dict`).
+  let dict: string[] | Utf8Dict | DictTokens;
   if (valuesMode === VALUES_PLAIN) dict = utf8 ? readPlainUtf8(r, size) : readPlainValues(r, size);
   else if (valuesMode === VALUES_HEX) dict = readHexValues(r, size, 'hex');
   else if (valuesMode === VALUES_UUID) dict = readHexValues(r, size, 'uuid');
-  else if (valuesMode === VALUES_TOKENS) ({ values: dict, tokens } = readTokenValues(r, size));
+  else if (valuesMode === VALUES_TOKENS) dict = readTokens(r, size);
   else r.fail(`has unknown values mode ${valuesMode}`);
   const codesMode = r.u8();
   const codes = new Int32Array(n);
@@ -39,12 +39,12 @@ export function decodeStrings(r: ByteReader, n: number, nulls: Uint8Array | null
     // Null rows hold some valid code too (the writer repeats the previous one).
     const seq = readIndexSeq(r, n, size);
     if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] !== 0) seq[i] = -1;
-    return stringColumn(seq, dict, tokens);
+    return stringColumn(seq, dict);
   } else r.fail(`has unknown codes mode ${codesMode}`);
-  return stringColumn(codes, dict, tokens);
+  return stringColumn(codes, dict);
 }
 
-function stringColumn(codes: Int32Array, dict: string[] | Utf8Dict, tokens: DictTokens | undefined): Column {
-  if (!Array.isArray(dict)) return utf8StringColumn(codes, dict);
-  return tokens === undefined ? { kind: 'string', codes, dict } : { kind: 'string', codes, dict, tokens };
+function stringColumn(codes: Int32Array, dict: string[] | Utf8Dict | DictTokens): Column {
+  if (Array.isArray(dict)) return { kind: 'string', codes, dict };
+  return 'counts' in dict ? tokenStringColumn(codes, dict) : utf8StringColumn(codes, dict);
 }

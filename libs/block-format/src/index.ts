@@ -11,6 +11,7 @@ export {
 } from './format';
 export { encodeBlock, DEFAULT_ZSTD_LEVEL, type EncodeOptions } from './encode-block';
 export { readFooter, footerFetchLength } from './footer';
+export { tokenDictBytes } from './token-values';
 export { decodeBlock, decodeColumns, openBlock, type OpenedBlock } from './decode-block';
 export type { DecodeOptions } from './decode-column';
 export {

@@ -1,7 +1,29 @@
 import fc from 'fast-check';
 import { decodeUtf8Dict } from '@quarry/contracts';
 import { ByteReader, ByteWriter } from './bytes';
-import { readTokenValues, tokenize, writeTokenValues } from './token-values';
+import {
+  readTokens,
+  readTokenValues,
+  tokenDictBytes,
+  tokenize,
+  tokenStringColumn,
+  writeTokenValues,
+  type Tokenized,
+} from './token-values';
+
+/** A token layout written from raw token bytes (`bytes`, cut at `ends`): values of `valueTokens`. */
+function written(bytes: number[], ends: number[], valueTokens: number[][]): Uint8Array {
+  const t: Tokenized = {
+    tokens: ends.map(() => ''),
+    tokenBytes: { bytes: Uint8Array.from(bytes), ends: Int32Array.from(ends) },
+    counts: Uint32Array.from(valueTokens, (v) => v.length),
+    codes: Uint32Array.from(valueTokens.flat()),
+    total: valueTokens.flat().length,
+  };
+  const w = new ByteWriter(16);
+  writeTokenValues(w, t, valueTokens.length);
+  return w.finish();
+}
 
 describe('token values', () => {
   it('split on single spaces into distinct tokens, empty ones included', () => {
@@ -59,5 +81,35 @@ describe('token values', () => {
         },
       ),
     );
+  });
+
+  it('are checked when read: text cut inside a character, or not UTF-8, fails before any value is made', () => {
+    // "é" (C3 A9) cut into two tokens: the bytes are valid UTF-8 together, but "C3 20 A9" is not.
+    expect(() => readTokens(new ByteReader(written([0xc3, 0xa9], [1, 2], [[0, 1]]), 'test'), 1)).toThrow(
+      /token 1 starting inside a character/,
+    );
+    expect(() => readTokens(new ByteReader(written([0x61, 0xc3], [1, 2], [[0, 1]]), 'test'), 1)).toThrow(
+      /invalid UTF-8/,
+    );
+    const ok = readTokens(new ByteReader(written([0xc3, 0xa9, 0x61], [2, 3], [[0, 1], [1]]), 'test'), 2);
+    expect(tokenStringColumn(Int32Array.from([0, 1]), ok).dict).toEqual(['é a', 'a']);
+  });
+
+  it('make their values once, on first use, and estimate their size without making them', () => {
+    const values = ['GET /a took 12 ms', 'GET /b took 3 ms', 'POST /a failed: timeout'];
+    const t = tokenize(values)!;
+    const w = new ByteWriter(16);
+    writeTokenValues(w, t, values.length);
+    const tokens = readTokens(new ByteReader(w.finish(), 'test'), values.length);
+    const arrays =
+      tokens.tokens.bytes.byteLength +
+      tokens.tokens.ends.byteLength +
+      tokens.counts.byteLength +
+      tokens.codes.byteLength;
+    expect(tokenDictBytes(tokens)).toBe(arrays + values.reduce((b, v) => b + 32 + 2 * v.length, 0));
+    const column = tokenStringColumn(Int32Array.from([2, 0]), tokens);
+    expect(column.tokens).toBe(tokens);
+    expect(column.dict).toEqual(values);
+    expect(column.dict).toBe(column.dict);
   });
 });

@@ -1,7 +1,8 @@
-import type { ByteReader, ByteWriter } from './bytes';
+import { ByteReader, type ByteWriter } from './bytes';
 import { bitWidth } from './bit-pack';
 import { intStats, readIndexSeq, writeIntSeq } from './int-seq';
-import { type DictTokens, utf8DictOf, type Utf8Dict } from '@quarry/contracts';
+import { isAscii, isUtf8 } from 'node:buffer';
+import { type DictTokens, type StringColumn, utf8DictOf, type Utf8Dict } from '@quarry/contracts';
 import { decodeUtf8Into, readPlainBlob, TEXT_BATCH_CHARS, writePlainUtf8 } from './plain-values';
 
 /**
@@ -187,19 +188,34 @@ export function identity(n: number): number[] {
 /** More tokens than this could not be decoded into strings (V8's longest string is 2^29 − 24 chars). */
 const MAX_TOKENS = 2 ** 29;
 
-/**
- * The values of a token layout, and the tokens themselves (for string operators that test each distinct
- * token once: `StringColumn.tokens`).
- */
+/** The values of a token layout, and the tokens themselves (`readTokens`, `tokenValues`). */
 export function readTokenValues(r: ByteReader, count: number): { values: string[]; tokens: DictTokens } {
+  const tokens = readTokens(r, count);
+  return { values: tokenValues(tokens), tokens };
+}
+
+/**
+ * A token layout as tokens (`StringColumn.tokens`), checked: every code and count in range and the tokens
+ * valid UTF-8, so the values they make are valid too (tokens joined by ASCII spaces) and `tokenValues`
+ * cannot fail. The token bytes are copied out of the block's buffer: a cached column must not keep the
+ * block file alive.
+ */
+export function readTokens(r: ByteReader, count: number): DictTokens {
   const tokenCount = r.varint();
   // Distinct tokens: at most one is empty, every other takes a byte.
   r.check(tokenCount <= r.buf.length + 1, `claims ${tokenCount} tokens`);
-  // Token bytes are copied into values as they are: the values' text is validated when it is decoded.
-  const { lengths: tokenLengths, blob: tokenBlob } = readPlainBlob(r, tokenCount);
-  // Int32 offsets and codes keep the copy loops below on small-integer arithmetic.
+  const { lengths: tokenLengths, blob } = readPlainBlob(r, tokenCount);
+  const bytes = blob.slice();
+  // Int32 offsets and codes keep the loops over them on small-integer arithmetic.
   const tokenStart = new Int32Array(tokenCount + 1);
   for (let t = 0; t < tokenCount; t++) tokenStart[t + 1] = tokenStart[t] + tokenLengths[t];
+  if (!isAscii(bytes)) {
+    // Valid text cut only where characters start: every token is whole characters.
+    if (!isUtf8(bytes)) r.fail('has invalid UTF-8');
+    for (let t = 0; t < tokenCount; t++)
+      if (tokenStart[t] < tokenStart[t + 1] && (bytes[tokenStart[t]] & 0xc0) === 0x80)
+        r.fail(`has token ${t} starting inside a character`);
+  }
   const counts = readIndexSeq(r, count, MAX_TOKENS);
   let total = 0;
   for (let d = 0; d < count; d++) {
@@ -208,8 +224,17 @@ export function readTokenValues(r: ByteReader, count: number): { values: string[
     total += k;
   }
   const codes = readIndexSeq(r, total, tokenCount);
+  return { tokens: { bytes, ends: tokenStart.subarray(1) }, counts, codes };
+}
 
-  // Each value's UTF-8 bytes (tokens joined by 0x20), a batch at a time, then one decode per batch.
+/** The values the tokens make: each value's tokens joined by single spaces, a batch of values per decode. */
+export function tokenValues(dictTokens: DictTokens): string[] {
+  const { counts, codes } = dictTokens;
+  const tokenBlob = dictTokens.tokens.bytes;
+  const ends = dictTokens.tokens.ends;
+  const tokenStart = new Int32Array(ends.length + 1);
+  tokenStart.set(ends, 1);
+  const count = counts.length;
   const out: string[] = new Array(count);
   let d = 0;
   let c = 0;
@@ -238,9 +263,42 @@ export function readTokenValues(r: ByteReader, count: number): { values: string[
       o--; // no space after the last token
       lengths[v - first] = o - start;
     }
-    decodeUtf8Into(blob, lengths, d - first, out, first, r);
+    decodeUtf8Into(blob, lengths, d - first, out, first, VALIDATED);
   }
-  // The token bytes are copied out of the block's buffer: a cached column must not keep the file alive.
-  const tokens = { bytes: tokenBlob.slice(), ends: tokenStart.subarray(1) };
-  return { values: out, tokens: { tokens, counts, codes } };
+  return out;
+}
+
+/**
+ * Estimated heap bytes of a token column's dictionary: its token arrays, and its values as strings once
+ * made (two bytes per char plus an object's overhead, counting UTF-8 bytes as chars), without making them.
+ */
+export function tokenDictBytes(dictTokens: DictTokens): number {
+  const { counts, codes, tokens } = dictTokens;
+  const { ends } = tokens;
+  let chars = codes.length - counts.length; // the spaces between tokens
+  for (let c = 0; c < codes.length; c++) {
+    const t = codes[c];
+    chars += ends[t] - (t === 0 ? 0 : ends[t - 1]);
+  }
+  const arrays = tokens.bytes.byteLength + ends.byteLength + counts.byteLength + codes.byteLength;
+  return arrays + 32 * counts.length + 2 * chars;
+}
+
+/** `decodeUtf8Into` reports invalid text through a reader; tokens were checked, so it never does. */
+const VALIDATED = new ByteReader(new Uint8Array(0), 'checked tokens');
+
+/**
+ * A string column of a token layout whose `dict` is made from the tokens on first use: `contains` and
+ * `has` answered token by token never need the values (string-match.ts).
+ */
+export function tokenStringColumn(codes: Int32Array, tokens: DictTokens): StringColumn {
+  let values: string[] | null = null;
+  return {
+    kind: 'string',
+    codes,
+    tokens,
+    get dict(): string[] {
+      return (values ??= tokenValues(tokens));
+    },
+  };
 }

@@ -105,14 +105,21 @@ describe('string operators decided token by token', () => {
     expect(answers(stringMatch('contains', lying, spanning, 2, true))).toEqual([1, 0]);
   });
 
-  it('ignores tokens that do not describe the dictionary', () => {
-    const column = withTokens(['timeout here', 'fine']);
-    const stale: StringColumn = {
-      ...column,
-      dict: [...column.dict, 'timeout'],
-      codes: Int32Array.from([2, 1]),
+  it('never reads the values when the tokens decide (a token column makes them on first use)', () => {
+    const column = withTokens(['connection timeout', 'all good']);
+    const lazy: StringColumn = {
+      kind: 'string',
+      codes: column.codes,
+      tokens: column.tokens,
+      get dict(): string[] {
+        throw new Error('values made');
+      },
     };
-    const needle = columnFromValues(['timeout'], 'string');
-    expect(answers(stringMatch('has', stale, needle, 2, true))).toEqual([1, 0]);
+    const needle = columnFromValues(['TIMEOUT'], 'string');
+    expect(answers(stringMatch('has', lazy, needle, 2, true))).toEqual([1, 0]);
+    expect(answers(stringMatch('!contains', lazy, needle, 2, true))).toEqual([0, 1]);
+    expect(() => stringMatch('contains', lazy, columnFromValues(['n t'], 'string'), 2, true)).toThrow(
+      'values made',
+    );
   });
 });

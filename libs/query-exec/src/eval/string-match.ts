@@ -80,14 +80,14 @@ export function stringMatch(
     const { test, negated } = stringMatcher(op, needleText);
     if (left.kind === 'string') {
       // Dictionary path: test each distinct string once (or each distinct token of them), then map codes.
-      const dictSize = left.dict.length;
-      let perCode =
-        left.tokens && decidedByTokens(op, needleText) ? matchByTokens(left.tokens, dictSize, test) : null;
+      // (Token columns make `dict` from the tokens on first use: the token path never reads it.)
+      let perCode = left.tokens && decidedByTokens(op, needleText) ? matchByTokens(left.tokens, test) : null;
       if (perCode !== null) {
-        if (negated) for (let c = 0; c < dictSize; c++) perCode[c] ^= 1;
+        if (negated) for (let c = 0; c < perCode.length; c++) perCode[c] ^= 1;
       } else {
-        perCode = new Uint8Array(dictSize);
-        for (let c = 0; c < dictSize; c++) perCode[c] = test(left.dict[c]) !== negated ? 1 : 0;
+        const dict = left.dict;
+        perCode = new Uint8Array(dict.length);
+        for (let c = 0; c < dict.length; c++) perCode[c] = test(dict[c]) !== negated ? 1 : 0;
       }
       const codes = left.codes;
       const onNull = negated ? 1 : 0;
@@ -137,12 +137,11 @@ function decidedByTokens(op: string, needle: string): boolean {
 
 /**
  * Per dictionary value, 1 when one of its tokens passes `test`: each distinct token is tested once, then
- * each value ORs its tokens' answers (a loop over integer codes). Null when the tokens do not describe
- * this dictionary (a different length).
+ * each value ORs its tokens' answers (a loop over integer codes).
  */
-function matchByTokens(tokens: DictTokens, dictSize: number, test: StringMatcher): Uint8Array | null {
+function matchByTokens(tokens: DictTokens, test: StringMatcher): Uint8Array {
   const { counts, codes } = tokens;
-  if (counts.length !== dictSize) return null;
+  const dictSize = counts.length;
   const text = tokenText(tokens);
   const tokenPasses = new Uint8Array(text.length);
   let any = false;

@@ -5,6 +5,7 @@ import {
   openBlock,
   readFooter,
   readTokenFilter,
+  tokenDictBytes,
   tokenFilterRange,
   type BlockFooter,
   type ColumnMeta,
@@ -330,11 +331,9 @@ export function columnBytes(column: Column): number {
   switch (column.kind) {
     case 'string': {
       let bytes = column.codes.byteLength;
+      // A token column's values may never be made (string-match.ts): estimated without making them.
+      if (column.tokens !== undefined) return bytes + tokenDictBytes(column.tokens);
       for (const s of column.dict) bytes += 32 + 2 * s.length;
-      const t = column.tokens;
-      if (t !== undefined)
-        bytes +=
-          t.tokens.bytes.byteLength + t.tokens.ends.byteLength + t.counts.byteLength + t.codes.byteLength;
       return bytes;
     }
     case 'dynamic': {
