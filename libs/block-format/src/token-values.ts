@@ -275,11 +275,10 @@ export function tokenValues(dictTokens: DictTokens): string[] {
 export function tokenDictBytes(dictTokens: DictTokens): number {
   const { counts, codes, tokens } = dictTokens;
   const { ends } = tokens;
+  const lengths = new Int32Array(ends.length);
+  for (let t = 0; t < ends.length; t++) lengths[t] = ends[t] - (t === 0 ? 0 : ends[t - 1]);
   let chars = codes.length - counts.length; // the spaces between tokens
-  for (let c = 0; c < codes.length; c++) {
-    const t = codes[c];
-    chars += ends[t] - (t === 0 ? 0 : ends[t - 1]);
-  }
+  for (let c = 0; c < codes.length; c++) chars += lengths[codes[c]];
   const arrays = tokens.bytes.byteLength + ends.byteLength + counts.byteLength + codes.byteLength;
   return arrays + 32 * counts.length + 2 * chars;
 }
