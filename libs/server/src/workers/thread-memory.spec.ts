@@ -19,6 +19,15 @@ describe('thread memory slots', () => {
     expect(claimSlot(slots, 13, now)).toBe(-1);
   });
 
+  it('does not report a slot claimed but not written yet (a worker between its claim and first write)', () => {
+    const slots = createThreadMemorySlots(1);
+    expect(claimSlot(slots, 41)).toBe(0);
+    expect(readThreadMemory(slots)).toHaveLength(0);
+    writeThreadMemory(slots, 0);
+    expect(readThreadMemory(slots)).toHaveLength(1);
+    expect(readThreadMemory(slots)[0].heapUsed).toBeGreaterThan(0);
+  });
+
   it('hands the slot of a thread that stopped writing to a new thread, and does not report it meanwhile', () => {
     const slots = createThreadMemorySlots(1);
     const now = Date.now();

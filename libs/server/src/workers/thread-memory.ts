@@ -60,6 +60,9 @@ export function readThreadMemory(slots: ThreadMemorySlots, nowMs = Date.now()): 
     const row = {} as ThreadMemory;
     for (let f = 0; f < FIELD_COUNT; f++) row[THREAD_MEMORY_FIELDS[f]] = values[base + f];
     if (nowMs - row.updatedAt > STALE_MS) continue;
+    // Claimed but not written yet (`claimSlot` stamps the time before the first `writeThreadMemory`): a
+    // live isolate always has a heap, so a zero heap is a slot with no numbers to report.
+    if (row.heapTotal === 0) continue;
     out.push(row);
   }
   return out;
