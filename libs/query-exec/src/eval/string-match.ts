@@ -10,8 +10,18 @@ import { hasTerms, termsOf } from './terms';
 
 export type StringMatcher = (s: string) => boolean;
 
-/** Builds the test for one operator and one right-hand value; `negated` is reported separately. */
-export function stringMatcher(op: string, needle: string): { test: StringMatcher; negated: boolean } {
+/**
+ * Builds the test for one operator and one right-hand value; `negated` is reported separately.
+ * `byTokens`: a value passes exactly when one of its space-separated tokens does (`StringColumn.tokens`).
+ * `contains` of text without a space cannot match across one, and a value's terms for `has` are its
+ * tokens' terms (a space separates terms), so `has` of at most one term is decided token by token.
+ * Lower-casing a value lower-cases each token alike (a space is neither cased nor case-ignorable, so
+ * even a final sigma maps the same).
+ */
+export function stringMatcher(
+  op: string,
+  needle: string,
+): { test: StringMatcher; negated: boolean; byTokens: boolean } {
   const negated = op.startsWith('!');
   const base = negated ? op.slice(1) : op;
   const cs = base.endsWith('_cs');
@@ -19,9 +29,11 @@ export function stringMatcher(op: string, needle: string): { test: StringMatcher
   const n = cs ? needle : needle.toLowerCase();
   const fold = (s: string) => (cs ? s : s.toLowerCase());
   let test: StringMatcher;
+  let byTokens = false;
   switch (name) {
     case 'contains':
       test = (s) => fold(s).includes(n);
+      byTokens = n.length > 0 && !n.includes(' ');
       break;
     case 'startswith':
       test = (s) => fold(s).startsWith(n);
@@ -38,6 +50,7 @@ export function stringMatcher(op: string, needle: string): { test: StringMatcher
         const folded = fold(s);
         return folded.includes(first) && hasTerms(termsOf(folded), needleTerms);
       };
+      byTokens = needleTerms.length <= 1;
       break;
     }
     case 'hasprefix':
@@ -60,7 +73,7 @@ export function stringMatcher(op: string, needle: string): { test: StringMatcher
     default:
       test = () => false;
   }
-  return { test, negated };
+  return { test, negated, byTokens };
 }
 
 /** Applies a string operator to a column; the right side is a column too (usually constant). */
@@ -76,12 +89,11 @@ export function stringMatch(
   if (rightConstant) {
     const needle = readValue(right, 0);
     if (needle === null) return { kind: 'bool', values: out, nulls: new Uint8Array(n).fill(1) };
-    const needleText = valueToString(needle, right.kind);
-    const { test, negated } = stringMatcher(op, needleText);
+    const { test, negated, byTokens } = stringMatcher(op, valueToString(needle, right.kind));
     if (left.kind === 'string') {
       // Dictionary path: test each distinct string once (or each distinct token of them), then map codes.
       // (Token columns make `dict` from the tokens on first use: the token path never reads it.)
-      let perCode = left.tokens && decidedByTokens(op, needleText) ? matchByTokens(left.tokens, test) : null;
+      let perCode = left.tokens && byTokens ? matchByTokens(left.tokens, test) : null;
       if (perCode !== null) {
         if (negated) for (let c = 0; c < perCode.length; c++) perCode[c] ^= 1;
       } else {
@@ -116,23 +128,6 @@ export function stringMatch(
     else out[i] = test(valueToString(v, left.kind)) !== negated ? 1 : 0;
   }
   return { kind: 'bool', values: out, nulls };
-}
-
-/**
- * Whether a value matches exactly when one of its space-separated tokens does (`StringColumn.tokens`):
- * `contains` of text without a space cannot match across one, and a value's terms for `has` are its
- * tokens' terms (a space separates terms), so `has` of a single term is decided token by token.
- * Lower-casing a value lower-cases each token alike (a space is neither cased nor case-ignorable, so
- * even a final sigma maps the same).
- */
-function decidedByTokens(op: string, needle: string): boolean {
-  const base = op.startsWith('!') ? op.slice(1) : op;
-  const cs = base.endsWith('_cs');
-  const name = cs ? base.slice(0, -3) : base;
-  if (name === 'contains') return needle.length > 0 && !needle.includes(' ');
-  // The needle's terms as `stringMatcher` takes them (lower-casing can split a term: İ → i + U+0307).
-  if (name === 'has') return termsOf(cs ? needle : needle.toLowerCase()).length <= 1;
-  return false;
 }
 
 /**

@@ -46,7 +46,7 @@
  * ln 2) in double-double. Exact powers stay exact (log10(1000) = 3, log2(2^k) = k): the bound puts the
  * result within 2^-69 of the integer, which the test then returns.
  */
-import { div, LN2, lnDD, type DD } from './series-math';
+import { div, LN2, lnDD, lnExact, type DD } from './series-math';
 
 const SPLITTER = 134217729; // 2^27 + 1, Dekker's split
 const ERR = 2 ** -67;
@@ -159,8 +159,7 @@ function settled(hi: number, lo: number): boolean {
 
 function lnSlow(x: number): number {
   fallbacks++;
-  const [hi, lo] = lnDD(x);
-  return hi + lo;
+  return lnExact(x);
 }
 
 /** ln x correctly rounded; 0 → -Infinity, x < 0 or NaN → NaN, +Infinity → +Infinity, 1 → 0 (as Math.log). */
