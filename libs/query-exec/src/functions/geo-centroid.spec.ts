@@ -200,7 +200,8 @@ describe('ringTrueMoment: the exact first moment of the region left of a ring', 
     const star = fc.record({
       lng: fc.double({ min: -179, max: 179, noNaN: true }),
       lat: fc.double({ min: -70, max: 70, noNaN: true }),
-      scale: fc.constantFrom(1e-5, 1e-3, 0.1, 3),
+      // Up to 2°: the fan's own error grows as the cube of the size and reaches 1e-3° on 3° stars.
+      scale: fc.constantFrom(1e-5, 1e-3, 0.1, 2),
       radii: fc.array(fc.double({ min: 0.3, max: 1, noNaN: true }), { minLength: 3, maxLength: 12 }),
     });
     fc.assert(
