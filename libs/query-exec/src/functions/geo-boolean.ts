@@ -551,8 +551,16 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
     );
   const lines = shape.lines.map((l) => projectLine(plane, l) as PlanarLine);
   const { pieces, touches } = cutLines(plane, lines, planarPolygons.flat(2), inside);
-  return lineResult(chainPieces(pieces), pieces, touches, (p, q) => p[0] === q[0] && p[1] === q[1]);
+  return lineResult(chainPieces(pieces), pieces, touches, nearPoint);
 }
+
+/**
+ * Two answers' points closer than 1e-12 rad (6 µm) are one: a point on a cube face boundary is found in both
+ * faces, and a ring vertex that the line passes within ~1e-14 of counts as a contact while the crossing of
+ * the next edge, a few ulps away, ends the piece inside.
+ */
+const nearPoint = (p: readonly [number, number], q: readonly [number, number]): boolean =>
+  (p[0] === q[0] && p[1] === q[1]) || angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
 
 /** Points, then lines: one kind alone, a GeometryCollection of both, or the empty one. */
 function lineResult(
@@ -683,10 +691,7 @@ export function lineWithPolygonOnCube(
   );
   if (areas === null || failed) return null;
   const inputVertices = new Set([...lines.flat(), ...rings.flat(2)].map((p) => `${p[0]},${p[1]}`));
-  // A point on a face boundary is found in both faces (in two planes: equal to about 1e-15).
-  const near = (p: readonly [number, number], q: readonly [number, number]): boolean =>
-    angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
-  return lineResult(joinPieces(pieces, inputVertices), pieces, touches, near);
+  return lineResult(joinPieces(pieces, inputVertices), pieces, touches, nearPoint);
 }
 
 /** Where two sets of projected lines meet: isolated points and shared stretches (joined into lines). */

@@ -466,6 +466,19 @@ describe('geo_union_polygons_array and geo_intersection_2polygons for large poly
     );
   });
 
+  it('a line entering a polygon a few ulps beside its vertex is one line, with no touching point there', () => {
+    // CI counterexample (seed 213281214): the line passes 2e-12° from the vertex, which the one-plane path
+    // counted as a contact while the crossing of the next edge, 6e-14 rad away, started the piece inside.
+    const polygon = star(0, 0, [2.1694108964583156, 2, 2]);
+    const coordinates = [offset(0, 0, 2.746759457783949, 7.989896162435792e-13), [0, 0]];
+    const plane = linePolygon([{ type: 'LineString', coordinates }, polygon]) as { type: string };
+    const cube = lineWithPolygonOnCube([coordinates.map((p) => [p[0], p[1]] as const)], parsed(polygon)) as {
+      type: string;
+    };
+    expect(plane.type).toBe('LineString');
+    expect(cube.type).toBe('LineString');
+  });
+
   it('geo_intersection_2lines on the cube: lines 180° long sharing a stretch across faces and crossing', () => {
     const equator = { type: 'LineString', coordinates: [-90, -30, 30, 90].map((lng) => [lng, 0]) };
     const other = {
