@@ -24,6 +24,11 @@ export interface Aggregator {
   merge(other: Aggregator, groupMap: ArrayLike<number>): void;
   /** Optional: work best done on the sending thread before the state is cloned to another one. */
   prepareForTransfer?(): void;
+  /**
+   * Optional, after `prepareForTransfer`: buffers of at least `minBytes` that only this state holds, which
+   * may move to the receiving thread instead of being copied (the state is not used again here).
+   */
+  transferables?(minBytes: number): ArrayBuffer[];
   finish(groupCount: number): AggregateOutput[];
 }
 

@@ -221,6 +221,10 @@ export class TdigestAggregator implements Aggregator {
     for (const sketch of this.sketches) sketch?.prepareForTransfer();
   }
 
+  transferables(minBytes: number): ArrayBuffer[] {
+    return this.sketches.flatMap((sketch) => sketch?.ownedBuffers(minBytes) ?? []);
+  }
+
   finish(groupCount: number): AggregateOutput[] {
     this.flushAll();
     const kind = this.kind ?? 'real';

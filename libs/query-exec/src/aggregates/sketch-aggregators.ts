@@ -169,6 +169,10 @@ export class PercentileAggregator implements Aggregator {
     for (const sketch of this.sketches) sketch?.prepareForTransfer();
   }
 
+  transferables(minBytes: number): ArrayBuffer[] {
+    return this.sketches.flatMap((sketch) => sketch?.ownedBuffers(minBytes) ?? []);
+  }
+
   finish(groupCount: number): AggregateOutput[] {
     const kind = this.kind ?? 'real';
     const perGroup = new Array<(number | null)[]>(groupCount);

@@ -1,6 +1,12 @@
+import type { Column } from '@quarry/contracts';
+import { PartialAggregate } from '../operators/aggregate';
+import type { PartialAggregateState } from '../operators/exec-env';
 import { DistinctCounter } from '../sketches/hyperloglog';
 import { QuantileSketch } from '../sketches/quantile-sketch';
+import type { Aggregator } from './aggregator';
 import { CountAggregator } from './basic-aggregators';
+import { TdigestAggregator } from './hll-tdigest-aggregators';
+import { PercentileAggregator } from './sketch-aggregators';
 import { packInstances, unpackInstances } from './state-transfer';
 
 describe('state transfer across threads', () => {
@@ -26,5 +32,47 @@ describe('state transfer across threads', () => {
   it('refuses a class it does not know', () => {
     class Stranger {}
     expect(() => packInstances([new CountAggregator(), new Stranger()])).toThrow(/Stranger/);
+  });
+
+  it('moves the big sketch arrays of a partial instead of copying them, with the same answers', () => {
+    // 3 groups × 100,000 values: exact percentiles hold them as 32-bit integers (400 KB per group); a
+    // t-digest over 300,000 values holds its centroids (small) plus an unflushed buffer.
+    const n = 300_000;
+    const groups = Int32Array.from({ length: n }, (_, i) => i % 3);
+    const values = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 100_003) / 1000);
+    const column: Column = { kind: 'real', values, nulls: null };
+    const percentile = new PercentileAggregator([50, 95], 'one');
+    const digest = new TdigestAggregator(false);
+    const small = new PercentileAggregator([50], 'one');
+    percentile.update(groups, n, [column], null);
+    digest.update(groups, n, [column], null);
+    small.update(groups.subarray(0, 10), 10, [column], null);
+    const aggregators: Aggregator[] = [percentile, digest, small];
+    const before = aggregators.map((a) => JSON.stringify(a.finish(3)));
+    for (const a of aggregators) a.prepareForTransfer?.();
+    const state = { aggregators: packInstances(aggregators) } as PartialAggregateState;
+
+    const transfer = PartialAggregate.transferablesOf(state, 64 * 1024);
+    // Each group's exact values (400 KB) move; the small aggregate's 10 values and small centroids do not.
+    expect(transfer.length).toBeGreaterThanOrEqual(3);
+    expect(transfer.every((b) => b.byteLength >= 64 * 1024)).toBe(true);
+    expect(new Set(transfer).size).toBe(transfer.length);
+    const copy = unpackInstances(structuredClone(state.aggregators, { transfer })) as Aggregator[];
+    // Moved: the sender's buffers are detached, so nothing was copied and the sender cannot use them.
+    expect(transfer.every((b) => b.byteLength === 0)).toBe(true);
+    expect(copy.map((a) => JSON.stringify(a.finish(3)))).toEqual(before);
+  });
+
+  it('lists nothing to move below the size asked for', () => {
+    const sketchOnly = new PercentileAggregator([50], 'one');
+    sketchOnly.update(
+      new Int32Array(100),
+      100,
+      [{ kind: 'real', values: new Float64Array(100), nulls: null }],
+      null,
+    );
+    const state = { aggregators: packInstances([sketchOnly]) } as PartialAggregateState;
+    expect(PartialAggregate.transferablesOf(state, 64 * 1024)).toEqual([]);
+    expect(PartialAggregate.transferablesOf(state, 1)).toHaveLength(1);
   });
 });

@@ -167,6 +167,16 @@ export class PartialAggregate {
     };
   }
 
+  /**
+   * Buffers of at least `minBytes` that only a state from `toState` holds (its aggregators' big sketch
+   * arrays), for a sender that moves them to the receiving thread instead of copying them. Read on the
+   * sending thread, before the state is cloned; the state must not be used there afterwards.
+   */
+  static transferablesOf(state: PartialAggregateState, minBytes: number): ArrayBuffer[] {
+    const aggregators = state.aggregators.value as Aggregator[];
+    return [...new Set(aggregators.flatMap((a) => a.transferables?.(minBytes) ?? []))];
+  }
+
   /** A state made by `toState` on another thread, for the same node. */
   static fromState(node: AggregateNode, budget: RowBudget, state: PartialAggregateState): PartialAggregate {
     const partial = new PartialAggregate(node, budget);

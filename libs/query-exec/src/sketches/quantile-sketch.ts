@@ -24,6 +24,7 @@ const EXACT_LIMIT = 10_000;
  * A sketch of integers only that meets one of 2,147,484 or more switches to scale 1 (integers below 2^31).
  */
 const SCALE = 1000;
+const { toString } = Object.prototype;
 const INT_MAX = 0x7fffffff;
 /** Values buffered between compressions once the sketch is approximate. */
 const BUFFER_LIMIT = 16_384;
@@ -195,6 +196,21 @@ export class QuantileSketch {
     if (this.ints !== null) {
       if (this.ints.length !== this.buffered) this.ints = this.ints.slice(0, this.buffered);
     } else if (this.buffer.length !== this.buffered) this.buffer = this.buffer.slice(0, this.buffered);
+  }
+
+  /**
+   * The buffers this sketch alone holds (after `prepareForTransfer`), of at least `minBytes`: they may move
+   * to the receiving thread instead of being copied, after which this sketch must not be used. Every array
+   * of a sketch is its own (allocated here, or taken over by `absorb` from a sketch that is then dropped).
+   */
+  ownedBuffers(minBytes: number): ArrayBuffer[] {
+    const out: ArrayBuffer[] = [];
+    for (const a of [this.ints, this.buffer, this.means, this.weights])
+      // A SharedArrayBuffer cannot move (a sketch never holds one; the test is realm-independent).
+      if (a !== null && a.byteLength >= minBytes && toString.call(a.buffer) === '[object ArrayBuffer]') {
+        out.push(a.buffer as ArrayBuffer);
+      }
+    return out;
   }
 
   /**

@@ -1,6 +1,7 @@
-import { workerData } from 'piscina';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import {
   forgetTask,
+  movableBuffersOf,
   openedReader,
   runAggregateTask,
   type AggregateTaskInput,
@@ -14,8 +15,10 @@ reportThreadMemory((workerData as { memory?: ThreadMemorySlots } | undefined)?.m
 );
 
 /** The worker-thread entry point loaded by `QueryPool` (from `dist/`). */
-export default function run(input: AggregateTaskInput) {
-  return runAggregateTask(input);
+export default async function run(input: AggregateTaskInput) {
+  const result = await runAggregateTask(input);
+  // Piscina posts a value wrapped this way with its buffers in the transfer list: moved, not copied.
+  return move({ [transferableSymbol]: movableBuffersOf(result), [valueSymbol]: result });
 }
 
 /** `QueryPool.forget`: blocks that left the index are dropped from this worker's caches at once. */
