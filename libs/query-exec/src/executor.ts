@@ -225,7 +225,12 @@ async function* offloadedAggregate(
 export async function runPartialAggregate(
   node: AggregateNode,
   source: DatasetSource,
-  options: { limits?: Partial<QueryLimits>; signal?: AbortSignal },
+  options: {
+    limits?: Partial<QueryLimits>;
+    signal?: AbortSignal;
+    /** The caller moves buffers of this size to the receiving thread (`PartialAggregate.toState`). */
+    moveMinBytes?: number;
+  },
 ): Promise<RemotePartial> {
   const scanNode = splittableScan(node);
   if (!scanNode)
@@ -233,7 +238,11 @@ export async function runPartialAggregate(
   const env = shareEnv(new Map([[scanNode.dataset, source]]), options);
   const partial = new PartialAggregate(node, env.budget);
   for await (const batch of build(node.input, env, node.input)) partial.add(batch, env.ctx);
-  return { state: partial.toState(), stats: env.stats, rowsMatched: env.counters.rowsMatched };
+  return {
+    state: partial.toState(options.moveMinBytes),
+    stats: env.stats,
+    rowsMatched: env.counters.rowsMatched,
+  };
 }
 
 /**

@@ -22,8 +22,13 @@ export interface Aggregator {
    * `other` is spent afterwards (it may have handed over its arrays, as `percentile`'s do): never read it.
    */
   merge(other: Aggregator, groupMap: ArrayLike<number>): void;
-  /** Optional: work best done on the sending thread before the state is cloned to another one. */
-  prepareForTransfer?(): void;
+  /**
+   * Optional: work best done on the sending thread before the state is cloned to another one. With
+   * `moveMinBytes`, buffers of at least that size will move (`transferables`) rather than be copied, so
+   * they keep their spare capacity instead of being trimmed by a copy; without it every buffer is copied
+   * (or serialized whole), so trimming pays.
+   */
+  prepareForTransfer?(moveMinBytes?: number): void;
   /**
    * Optional, after `prepareForTransfer`: buffers of at least `minBytes` that only this state holds, which
    * may move to the receiving thread instead of being copied (the state is not used again here).

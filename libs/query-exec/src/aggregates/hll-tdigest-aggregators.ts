@@ -216,9 +216,9 @@ export class TdigestAggregator implements Aggregator {
     o.sketches.forEach((sk, g) => (this.sketches[groupMap[g]] ??= new QuantileSketch()).merge(sk));
   }
 
-  prepareForTransfer(): void {
+  prepareForTransfer(moveMinBytes?: number): void {
     this.flushAll();
-    for (const sketch of this.sketches) sketch?.prepareForTransfer();
+    for (const sketch of this.sketches) sketch?.prepareForTransfer(moveMinBytes);
   }
 
   transferables(minBytes: number): ArrayBuffer[] {

@@ -165,8 +165,8 @@ export class PercentileAggregator implements Aggregator {
     );
   }
 
-  prepareForTransfer(): void {
-    for (const sketch of this.sketches) sketch?.prepareForTransfer();
+  prepareForTransfer(moveMinBytes?: number): void {
+    for (const sketch of this.sketches) sketch?.prepareForTransfer(moveMinBytes);
   }
 
   transferables(minBytes: number): ArrayBuffer[] {

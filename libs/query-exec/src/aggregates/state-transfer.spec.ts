@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8';
 import type { Column } from '@quarry/contracts';
 import { PartialAggregate } from '../operators/aggregate';
 import type { PartialAggregateState } from '../operators/exec-env';
@@ -7,7 +8,7 @@ import type { Aggregator } from './aggregator';
 import { CountAggregator } from './basic-aggregators';
 import { TdigestAggregator } from './hll-tdigest-aggregators';
 import { PercentileAggregator } from './sketch-aggregators';
-import { packInstances, unpackInstances } from './state-transfer';
+import { packInstances, unpackInstances, type PackedInstances } from './state-transfer';
 
 describe('state transfer across threads', () => {
   it('restores classes, shared references and user values after a structured clone', () => {
@@ -49,10 +50,13 @@ describe('state transfer across threads', () => {
     small.update(groups.subarray(0, 10), 10, [column], null);
     const aggregators: Aggregator[] = [percentile, digest, small];
     const before = aggregators.map((a) => JSON.stringify(a.finish(3)));
-    for (const a of aggregators) a.prepareForTransfer?.();
+    // Buffers that will move keep their spare capacity (trimming them would be a copy).
+    for (const a of aggregators) a.prepareForTransfer?.(64 * 1024);
     const state = { aggregators: packInstances(aggregators) } as PartialAggregateState;
 
     const transfer = PartialAggregate.transferablesOf(state, 64 * 1024);
+    const wholeBytes = transfer.reduce((sum, b) => sum + b.byteLength, 0);
+    expect(wholeBytes).toBeGreaterThan(3 * 4 * 100_000); // untrimmed: more than the values themselves
     // Each group's exact values (400 KB) move; the small aggregate's 10 values and small centroids do not.
     expect(transfer.length).toBeGreaterThanOrEqual(3);
     expect(transfer.every((b) => b.byteLength >= 64 * 1024)).toBe(true);
@@ -74,5 +78,29 @@ describe('state transfer across threads', () => {
     const state = { aggregators: packInstances([sketchOnly]) } as PartialAggregateState;
     expect(PartialAggregate.transferablesOf(state, 64 * 1024)).toEqual([]);
     expect(PartialAggregate.transferablesOf(state, 1)).toHaveLength(1);
+  });
+
+  it('trims a moved state for the wire: the same answers in fewer bytes', () => {
+    const n = 200_000;
+    const percentile = new PercentileAggregator([90], 'one');
+    percentile.update(
+      new Int32Array(n),
+      n,
+      [{ kind: 'real', values: Float64Array.from({ length: n }, (_, i) => i % 977), nulls: null }],
+      null,
+    );
+    const answer = JSON.stringify(percentile.finish(1));
+    percentile.prepareForTransfer(64 * 1024);
+    const state = { aggregators: packInstances([percentile]) } as PartialAggregateState;
+    const moved = structuredClone(state, { transfer: PartialAggregate.transferablesOf(state, 64 * 1024) });
+    const untrimmedBytes = serialize(moved).length;
+    const trimmed = PartialAggregate.trimmedState(moved);
+    // 200,000 values as 32-bit integers, in an array grown by doubling to 262,144.
+    expect(untrimmedBytes).toBeGreaterThan(4 * 262_144);
+    expect(serialize(trimmed).length).toBeLessThan(4 * 200_000 + 4096);
+    const received = unpackInstances(
+      deserialize(serialize(trimmed.aggregators)) as PackedInstances,
+    ) as Aggregator[];
+    expect(JSON.stringify(received[0].finish(1))).toBe(answer);
   });
 });

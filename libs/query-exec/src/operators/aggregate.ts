@@ -157,9 +157,12 @@ export class PartialAggregate {
     return { length: groupCount, columns };
   }
 
-  /** The state as plain data for another thread (the aggregators' classes travel as tags). */
-  toState(): PartialAggregateState {
-    for (const aggregator of this.aggregators) aggregator.prepareForTransfer?.();
+  /**
+   * The state as plain data for another thread (the aggregators' classes travel as tags). With
+   * `moveMinBytes`, the sender moves buffers of that size (`transferablesOf`) instead of copying them.
+   */
+  toState(moveMinBytes?: number): PartialAggregateState {
+    for (const aggregator of this.aggregators) aggregator.prepareForTransfer?.(moveMinBytes);
     return {
       groups: this.table.toState(),
       keyKinds: this.keyKinds.map((kinds) => [...kinds]),
@@ -175,6 +178,16 @@ export class PartialAggregate {
   static transferablesOf(state: PartialAggregateState, minBytes: number): ArrayBuffer[] {
     const aggregators = state.aggregators.value as Aggregator[];
     return [...new Set(aggregators.flatMap((a) => a.transferables?.(minBytes) ?? []))];
+  }
+
+  /**
+   * A state whose buffers moved untrimmed (`toState(moveMinBytes)`), trimmed for a copy or the wire: a
+   * query node sends its workers' partials on to another node, where spare capacity would be bytes sent.
+   */
+  static trimmedState(state: PartialAggregateState): PartialAggregateState {
+    const aggregators = unpackInstances(state.aggregators) as Aggregator[];
+    for (const aggregator of aggregators) aggregator.prepareForTransfer?.();
+    return { ...state, aggregators: packInstances(aggregators) };
   }
 
   /** A state made by `toState` on another thread, for the same node. */

@@ -191,11 +191,20 @@ export class QuantileSketch {
     } else if (this.buffered > BUFFER_LIMIT) this.compress();
   }
 
-  /** Trims the buffer to its values before the sketch is cloned to another thread. */
-  prepareForTransfer(): void {
+  /**
+   * Trims the buffer to its values before the sketch is cloned to another thread, unless it is at least
+   * `moveMinBytes` and so will move (`ownedBuffers`): a copy of millions of values into fresh memory costs
+   * far more than carrying spare capacity that was never written (its pages were never touched).
+   */
+  prepareForTransfer(moveMinBytes?: number): void {
+    const moves = (a: Int32Array | Float64Array): boolean =>
+      moveMinBytes !== undefined && a.byteLength >= moveMinBytes;
     if (this.ints !== null) {
-      if (this.ints.length !== this.buffered) this.ints = this.ints.slice(0, this.buffered);
-    } else if (this.buffer.length !== this.buffered) this.buffer = this.buffer.slice(0, this.buffered);
+      if (this.ints.length !== this.buffered && !moves(this.ints))
+        this.ints = this.ints.slice(0, this.buffered);
+    } else if (this.buffer.length !== this.buffered && !moves(this.buffer)) {
+      this.buffer = this.buffer.slice(0, this.buffered);
+    }
   }
 
   /**

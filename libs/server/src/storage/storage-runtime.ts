@@ -3,7 +3,7 @@ import { notFound, unavailable } from '@quarry/common';
 import type { IngestLog } from '@quarry/log';
 import type { DatasetRecord, Metastore, MetastoreMemory } from '@quarry/metastore';
 import type { ObjectStore } from '@quarry/objstore';
-import type { AggregateOffload, RemotePartial } from '@quarry/query-exec';
+import { PartialAggregate, type AggregateOffload, type RemotePartial } from '@quarry/query-exec';
 import type {
   AggregateShareRequest,
   MplShareRequest,
@@ -244,7 +244,14 @@ export class StorageRuntime {
    * of the plan fragment over exactly those blocks, from this node's cache and object store.
    */
   async runAggregateShare(request: AggregateShareRequest, signal?: AbortSignal): Promise<RemotePartial[]> {
-    return this.shareRunners().aggregate(request.node, request.dataset, request.blocks, signal);
+    const partials = await this.shareRunners().aggregate(
+      request.node,
+      request.dataset,
+      request.blocks,
+      signal,
+    );
+    // Worker threads move their big buffers here untrimmed; on the wire spare capacity would be bytes sent.
+    return partials.map((p) => ({ ...p, state: PartialAggregate.trimmedState(p.state) }));
   }
 
   /** A share of a take or top another query node asked for: per block, the rows it keeps. */
