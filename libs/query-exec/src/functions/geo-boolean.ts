@@ -560,7 +560,7 @@ export function intersectLineWithPolygon(lineArg: unknown, polygonArg: unknown):
  * the next edge, a few ulps away, ends the piece inside.
  */
 const nearPoint = (p: readonly [number, number], q: readonly [number, number]): boolean =>
-  (p[0] === q[0] && p[1] === q[1]) || angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
+  angleBetween(toVec(p[0], p[1]), toVec(q[0], q[1])) < 1e-12;
 
 /** Points, then lines: one kind alone, a GeometryCollection of both, or the empty one. */
 function lineResult(

@@ -11,6 +11,7 @@
  * Incoming values collect in a Float64Array buffer; a compression sorts the buffer (radix sort, radix-sort.ts;
  * no comparator, no per-value objects) and merges it with the sorted centroids in one linear pass.
  */
+import { types } from 'node:util';
 import { sortFloat64 } from './radix-sort';
 import { radixSelect, radixSelectInt32 } from './select';
 
@@ -24,7 +25,6 @@ const EXACT_LIMIT = 10_000;
  * A sketch of integers only that meets one of 2,147,484 or more switches to scale 1 (integers below 2^31).
  */
 const SCALE = 1000;
-const { toString } = Object.prototype;
 const INT_MAX = 0x7fffffff;
 /** Values buffered between compressions once the sketch is approximate. */
 const BUFFER_LIMIT = 16_384;
@@ -215,10 +215,8 @@ export class QuantileSketch {
   ownedBuffers(minBytes: number): ArrayBuffer[] {
     const out: ArrayBuffer[] = [];
     for (const a of [this.ints, this.buffer, this.means, this.weights])
-      // A SharedArrayBuffer cannot move (a sketch never holds one; the test is realm-independent).
-      if (a !== null && a.byteLength >= minBytes && toString.call(a.buffer) === '[object ArrayBuffer]') {
-        out.push(a.buffer as ArrayBuffer);
-      }
+      // A SharedArrayBuffer cannot move (a sketch never holds one).
+      if (a !== null && a.byteLength >= minBytes && types.isArrayBuffer(a.buffer)) out.push(a.buffer);
     return out;
   }
 
