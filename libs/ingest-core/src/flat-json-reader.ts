@@ -461,8 +461,8 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** The first position from `pos` that is not JSON whitespace (a line holds no newline). */
-function skipSpace(b: Uint8Array, pos: number, end: number): number {
+/** The first position from `pos` that is not JSON whitespace (space, tab, line feed, carriage return). */
+export function skipSpace(b: Uint8Array, pos: number, end: number): number {
   while (pos < end) {
     const c = b[pos];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) break;

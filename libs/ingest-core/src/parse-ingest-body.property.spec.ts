@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { QuarryError } from '@quarry/common';
 import { batchFromEvents, type ColumnBatch } from '@quarry/contracts';
+import { parseJsonArray } from './json-body';
+import { resolveLimits } from './limits';
 import { type IngestParseOptions, parseIngestBatch, parseIngestBody } from './parse-ingest-body';
 
 /**
@@ -49,6 +51,89 @@ function expectOnlyQuarryErrors(run: () => unknown): void {
   } catch (err) {
     if (!(err instanceof QuarryError)) throw err;
   }
+}
+
+/**
+ * JSON object texts with every edge the flat reader must give back: odd keys, escapes, every number form,
+ * bad literals, arrays, nesting, whitespace (`ws` adds its own), and some texts that are not JSON at all.
+ */
+function objectTexts(ws: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const key = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'c', 'a.b', 'msg', 'n') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('_time', 'ts', '_sysTime', '_source', 'data', 'labels', 'time', 'm'),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('0', '12', '__proto__', 'é', '', 'k"q', 'x\ny', '😀') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+  );
+  const text = fc.oneof(
+    fc.string({ maxLength: 8 }).map((v) => JSON.stringify(v)),
+    fc.string({ unit: 'binary', maxLength: 6 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom(
+      '"\\ud800"',
+      '"\\u00e9\\u0041"',
+      '"a\\/b"',
+      '"tab\\there"',
+      '"raw\ttab"',
+      '"2024-05-01T00:00:00Z"',
+      '"2024-05-01T00:00:00.123456789Z"',
+      '"2024-02-30T00:00:00Z"',
+      '" 2024-05-01T00:00:00Z "',
+      '"2024-05-01T02:00:00+02:00"',
+      '"Mon, 02 Jan 2006 15:04:05 MST"',
+      '"1714521600"',
+      '"unterminated',
+    ),
+  );
+  const number = fc.oneof(
+    fc.double().map((v) => JSON.stringify(v)), // NaN/Infinity become null
+    fc.integer().map(String),
+    fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String),
+    fc
+      .tuple(fc.integer({ min: -99999, max: 99999 }), fc.nat({ max: 10 ** 9 }), fc.nat({ max: 12 }))
+      .map(([i, f, zeros]) => `${i}.${'0'.repeat(zeros)}${f}`),
+    fc.constantFrom('-0', '0.0', '-0.0', '1e400', '-1e400', '1E2', '1e-7', '2.5E+3', '5e-324'),
+    fc.constantFrom('0.1', '1.7976931348623157e308', '9007199254740993', '123456789012345.6'),
+    fc.constantFrom('00', '01', '1.', '-', '.5', '+1', '1e', '0x10', 'NaN', 'Infinity'),
+  );
+  const literal = fc.constantFrom('true', 'false', 'null', 'tru', 'nul', 'falsey', 'True');
+  const array = fc.oneof(
+    fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom('[1,[2,[3]]]', '[', '[1}', '[{"a":"]"}]', '["\\"]"]', '[]', '[1,]'),
+  );
+  const scalar = fc.oneof(text, number, literal, array);
+  return fc.letrec<{ obj: string }>((tie) => ({
+    obj: fc
+      .tuple(
+        fc.array(
+          fc.tuple(
+            key,
+            ws,
+            ws,
+            fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: tie('obj') }),
+          ),
+          { maxLength: 5 },
+        ),
+        ws,
+        ws,
+      )
+      .map(
+        ([entries, before, after]) =>
+          `{${before}${entries.map(([k, a, b, v]) => `${JSON.stringify(k)}${a}:${b}${v}`).join(`,${after}`)}${after}}`,
+      ),
+  })).obj;
+}
+
+/** `JSON.stringify`, but -0 stays -0 (as in the text it was parsed from). */
+function jsonText(value: unknown): string {
+  if (Object.is(value, -0)) return '-0';
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 describe('parseIngestBody properties', () => {
@@ -169,71 +254,7 @@ describe('parseIngestBody properties', () => {
 
   it('the flat NDJSON reader gives what the general path gives, on JSON text with every edge it must give back', () => {
     const ws = fc.constantFrom('', '', ' ', '\t', ' \r');
-    const key = fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'c', 'a.b', 'msg', 'n') },
-      {
-        weight: 2,
-        arbitrary: fc.constantFrom('_time', 'ts', '_sysTime', '_source', 'data', 'labels', 'time', 'm'),
-      },
-      { weight: 1, arbitrary: fc.constantFrom('0', '12', '__proto__', 'é', '', 'k"q', 'x\ny', '😀') },
-      { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
-    );
-    const text = fc.oneof(
-      fc.string({ maxLength: 8 }).map((v) => JSON.stringify(v)),
-      fc.string({ unit: 'binary', maxLength: 6 }).map((v) => JSON.stringify(v)),
-      fc.constantFrom(
-        '"\\ud800"',
-        '"\\u00e9\\u0041"',
-        '"a\\/b"',
-        '"tab\\there"',
-        '"raw\ttab"',
-        '"2024-05-01T00:00:00Z"',
-        '"2024-05-01T00:00:00.123456789Z"',
-        '"2024-02-30T00:00:00Z"',
-        '" 2024-05-01T00:00:00Z "',
-        '"2024-05-01T02:00:00+02:00"',
-        '"Mon, 02 Jan 2006 15:04:05 MST"',
-        '"1714521600"',
-        '"unterminated',
-      ),
-    );
-    const number = fc.oneof(
-      fc.double().map((v) => JSON.stringify(v)), // NaN/Infinity become null
-      fc.integer().map(String),
-      fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String),
-      fc
-        .tuple(fc.integer({ min: -99999, max: 99999 }), fc.nat({ max: 10 ** 9 }), fc.nat({ max: 12 }))
-        .map(([i, f, zeros]) => `${i}.${'0'.repeat(zeros)}${f}`),
-      fc.constantFrom('-0', '0.0', '-0.0', '1e400', '-1e400', '1E2', '1e-7', '2.5E+3', '5e-324'),
-      fc.constantFrom('0.1', '1.7976931348623157e308', '9007199254740993', '123456789012345.6'),
-      fc.constantFrom('00', '01', '1.', '-', '.5', '+1', '1e', '0x10', 'NaN', 'Infinity'),
-    );
-    const literal = fc.constantFrom('true', 'false', 'null', 'tru', 'nul', 'falsey', 'True');
-    const array = fc.oneof(
-      fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }).map((v) => JSON.stringify(v)),
-      fc.constantFrom('[1,[2,[3]]]', '[', '[1}', '[{"a":"]"}]', '["\\"]"]', '[]', '[1,]'),
-    );
-    const scalar = fc.oneof(text, number, literal, array);
-    const object: fc.Arbitrary<string> = fc.letrec<{ obj: string }>((tie) => ({
-      obj: fc
-        .tuple(
-          fc.array(
-            fc.tuple(
-              key,
-              ws,
-              ws,
-              fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: tie('obj') }),
-            ),
-            { maxLength: 5 },
-          ),
-          ws,
-          ws,
-        )
-        .map(
-          ([entries, before, after]) =>
-            `{${before}${entries.map(([k, a, b, v]) => `${JSON.stringify(k)}${a}:${b}${v}`).join(`,${after}`)}${after}}`,
-        ),
-    })).obj;
+    const object = objectTexts(ws);
     const line = fc.oneof(
       { weight: 8, arbitrary: fc.tuple(ws, object, ws).map(([a, o, b]) => `${a}${o}${b}`) },
       // Truncated or with trailing text.
@@ -258,6 +279,72 @@ describe('parseIngestBody properties', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it('a JSON array body gives what parsing the whole array gives: its events and failures, or its error', () => {
+    // Whitespace between tokens, line feeds included (a pretty-printed array).
+    const ws = fc.constantFrom('', '', ' ', '\n', '\n  ', '\r\n\t');
+    const element = fc.oneof(
+      { weight: 8, arbitrary: objectTexts(ws) },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('7', '"s"', 'null', '[]', '[{"a":1}]', 'tru', '{"a":"}"', '"a,b"', '1 2'),
+      },
+    );
+    const array = fc
+      .tuple(fc.array(fc.tuple(ws, element, ws), { maxLength: 10 }), ws, ws)
+      .map(([items, before, after]) => `${before}[${items.map(([a, e, b]) => a + e + b).join(',')}]${after}`);
+    // The array's own syntax broken: a trailing or missing comma, text after it, cut short.
+    const broken = fc
+      .tuple(array, fc.constantFrom('[', ']', ',]', 'x', '{}', '', ' ,'), fc.nat())
+      .map(([text, tail, cut]) => text.slice(0, text.length - (cut % 4)) + tail)
+      .filter((text) => text.trimStart().startsWith('['));
+    fc.assert(
+      fc.property(
+        fc.oneof({ weight: 4, arbitrary: array }, { weight: 1, arbitrary: broken }),
+        fc.option(fc.constantFrom('ts', 'a.b', 'time'), { nil: undefined }),
+        fc.option(fc.dictionary(fc.constantFrom('a', 'z'), fc.integer(), { maxKeys: 1 }), { nil: undefined }),
+        (text, timestampField, labels) => {
+          const options = { contentType: 'application/json', timestampField, labels, nowMs: NOW };
+          // The reference: the whole body parsed at once, its elements then read one per NDJSON line by
+          // the general path (which never sees the array), failures named by element.
+          let values: unknown;
+          try {
+            values = JSON.parse(text);
+          } catch {
+            let error = '';
+            try {
+              parseJsonArray(text, resolveLimits(undefined));
+            } catch (err) {
+              error = (err as Error).message;
+            }
+            expect(error).toMatch(/^invalid JSON/);
+            expect(() => parseIngestBatch(Buffer.from(text), options)).toThrow(error);
+            expect(() => parseIngestBody(Buffer.from(text), options)).toThrow(error);
+            return;
+          }
+          // An element that is an array fails as any non-object does; as a line it would make the NDJSON
+          // body start with "[", which NDJSON refuses as a whole.
+          const lines = (values as unknown[]).map((v) => jsonText(Array.isArray(v) ? 'array' : v));
+          const ndjson = { ...options, contentType: 'application/x-ndjson' };
+          const expected =
+            lines.length === 0
+              ? { events: [], failures: [] }
+              : parseIngestBody(Buffer.from(lines.join('\n')), ndjson);
+          const failures = expected.failures.map((f) => ({
+            index: f.index,
+            error: f.error.replace(/^line (\d+)/, 'event $1'),
+          }));
+          const actual = parseIngestBatch(Buffer.from(text), options);
+          expect(actual.failures).toEqual(failures);
+          if (expected.events.length === 0) expect(actual.batch).toBeNull();
+          else expect(plainBatch(actual.batch!)).toEqual(batchFromEvents(expected.events, NOW));
+          expect(parseIngestBody(Buffer.from(text), options)).toEqual({ events: expected.events, failures });
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -276,6 +276,32 @@ describe('parseIngestBody: failures and limits', () => {
     expect(err2.message).toBe('invalid JSON at byte 17 (line 2, column 7): unexpected end of input');
   });
 
+  it('reads a JSON array from its bytes like NDJSON lines, pretty-printed or not', () => {
+    const body =
+      '[\n  {"_time": "2024-05-01T00:03:16.926Z", "m": "GET", "n": 1},\n  {"m": "PUT", "n": 2.5, "o": {"k": "v"}},\n  7\n]\n';
+    const { batch, failures } = parseIngestBatch(Buffer.from(body), {
+      contentType: 'application/json',
+      nowMs: NOW,
+    });
+    expect(failures).toEqual([{ index: 2, error: 'event 3: event must be a JSON object' }]);
+    const m = batch!.columns.get('m')!;
+    // The flat reader's mark: string values kept as the body's UTF-8 bytes.
+    expect(m.kind === 'string' && m.utf8 !== undefined).toBe(true);
+    expect(m.kind === 'string' && [...m.codes].map((c) => m.dict[c])).toEqual(['GET', 'PUT']);
+    expect(batch!.columns.get('o.k')!.kind).toBe('string');
+    const time = batch!.columns.get('_time')!;
+    expect(time.kind === 'datetime' && [...time.values]).toEqual([T1, NOW]);
+  });
+
+  it('refuses a JSON array whose last element is not JSON, though the elements before it were read', () => {
+    const options = { contentType: 'application/json', nowMs: NOW };
+    const err = thrown(() => parseIngestBatch(Buffer.from('[{"a":1},{"a":2},{"a":[1,}]'), options));
+    expect(err.message).toMatch(/^invalid JSON at byte 25 \(line 1, column 26\): unexpected "}]"/);
+    expect(thrown(() => parseIngestBatch(Buffer.from('[{"a":1} {"a":2}]'), options)).message).toMatch(
+      /^invalid JSON at byte 9 /,
+    );
+  });
+
   it('refuses a body in which no line is JSON', () => {
     const err = thrown(() => parse('hello\nworld', { contentType: 'application/x-ndjson' }));
     expect(err.message).toMatch(/no line is valid JSON \(line 1: invalid JSON/);

@@ -4,10 +4,12 @@ import { isUtf8 } from 'node:buffer';
 import { detectBodyFormat } from './body-format';
 import { FlatJsonReader } from './flat-json-reader';
 import { parseCsv, parseCsvFieldsHeader } from './csv-body';
+import { JsonArrayElements } from './json-array-elements';
 import {
+  type FlatRecordSource,
+  isFlatRecordSource,
   NdjsonLines,
   noJsonLine,
-  parseJsonArray,
   RecordError,
   recordsOf,
   type RecordSource,
@@ -96,12 +98,12 @@ export function parseIngestBatch(body: Buffer, options: IngestParseOptions): Ing
       for (let i = 0; i < size; i++) builder.set(names[i], values[i]);
       builder.endRow();
     },
-    (lines, ctx) => {
-      // Plain NDJSON lines go from bytes to columns (`FlatJsonReader`); the others take the general path
-      // into the same builder. Labels are merged by the general path only; value bytes are copied as they
+    (records, ctx) => {
+      // Plain NDJSON lines and JSON array elements go from bytes to columns (`FlatJsonReader`); the
+      // others take the general path into the same builder. Labels are merged by the general path only; value bytes are copied as they
       // are, so the body must be valid UTF-8 (else `toString` would have replaced the bad sequences).
       if (ctx.labels !== null || !isUtf8(body)) return null;
-      builder = new EventBatchBuilder(lines.count, { utf8: true });
+      builder = new EventBatchBuilder(records.count, { utf8: true });
       return new FlatJsonReader(ctx, builder);
     },
   );
@@ -112,15 +114,15 @@ export function parseIngestBatch(body: Buffer, options: IngestParseOptions): Ing
 /**
  * Reads every record of the body, flattens it into `state` and hands each accepted event to `accept` (with
  * its time, and the number of records as a capacity hint) before reading the next; returns the failures.
- * With `flatReader`, NDJSON lines are first offered to the reader it gives, and only the lines it gives
- * back are parsed here.
+ * With `flatReader`, NDJSON lines and JSON array elements are first offered to the reader it gives, and
+ * only the records it gives back are parsed here.
  */
 function parseInto(
   body: Buffer,
   options: IngestParseOptions,
   state: FlattenState,
   accept: (time: number, capacity: number) => void,
-  flatReader?: (lines: NdjsonLines, ctx: NormalizeContext) => FlatJsonReader | null,
+  flatReader?: (records: FlatRecordSource, ctx: NormalizeContext) => FlatJsonReader | null,
 ): IngestParseFailure[] {
   const limits = resolveLimits(options.limits);
   const start = hasUtf8Bom(body) ? 3 : 0;
@@ -137,10 +139,11 @@ function parseInto(
   const ctx: NormalizeContext = { ...base, labels: prepareLabels(options.labels, base) };
 
   const records = recordsFor(format, body, start, first, options, limits);
-  const flat = records instanceof NdjsonLines && flatReader ? flatReader(records, ctx) : null;
+  const flatRecords = isFlatRecordSource(records) ? records : null;
+  const flat = flatRecords !== null && flatReader ? flatReader(flatRecords, ctx) : null;
   const failures: IngestParseFailure[] = [];
   for (let i = 0; i < records.count; i++) {
-    if (flat !== null && (records as NdjsonLines).readFlat(i, flat)) continue;
+    if (flat !== null && flatRecords !== null && flatRecords.readFlat(i, flat)) continue;
     const value = records.read(i);
     if (value instanceof RecordError) {
       failures.push({ index: i, error: `${records.where(i)}: ${value.message}` });
@@ -183,7 +186,7 @@ function recordsFor(
         code: 'ingest_body_malformed',
       });
     }
-    return parseJsonArray(body.toString('utf8', start), limits);
+    return JsonArrayElements.of(body, start, limits);
   }
   const lines = new NdjsonLines(body, start, limits);
   if (format === 'json' && lines.count > 0) {
