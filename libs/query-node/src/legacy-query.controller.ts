@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { disconnectSignal, jsonBodyOf } from '@quarry/nest-kit';
 import {
@@ -17,7 +17,7 @@ import { forwardQuery } from './region-routing';
  * query history, streams nothing and caches no results.
  */
 @Controller()
-@UseInterceptors(EventsReadYourWrites)
+@UseGuards(EventsReadYourWrites)
 export class LegacyQueryController {
   constructor(
     private readonly queries: LegacyQueryService,

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { jsonBodyOf } from '@quarry/nest-kit';
 import { Access, principalOf, MetricsReadYourWrites } from '@quarry/server';
@@ -12,7 +12,7 @@ const V2_ACCEPT = 'application/vnd.metrics-info.v2+json';
 
 /** `/v1/query/metrics/info/datasets/{dataset}/...` (mpl.md §1.4). */
 @Controller('v1/query/metrics/info/datasets/:dataset')
-@UseInterceptors(MetricsReadYourWrites)
+@UseGuards(MetricsReadYourWrites)
 export class MetricsInfoController {
   constructor(private readonly info: MetricsInfoService) {}
 

@@ -1,14 +1,4 @@
-import {
-  Controller,
-  Headers,
-  HttpCode,
-  Options,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Controller, Headers, HttpCode, Options, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MPL_SPEC_MARKDOWN } from '@quarry/mpl';
 import { disconnectSignal, jsonBodyOf } from '@quarry/nest-kit';
@@ -24,7 +14,7 @@ export class MplQueryController {
   @Post(['v1/query/_mpl', 'v1/query/_metrics'])
   @HttpCode(200)
   @Access({ tokens: 'api' })
-  @UseInterceptors(MetricsReadYourWrites)
+  @UseGuards(MetricsReadYourWrites)
   async query(
     @Query() query: Record<string, unknown>,
     @Headers('accept') accept: string | undefined,

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { disconnectSignal, jsonBodyOf } from '@quarry/nest-kit';
 import {
@@ -13,7 +13,7 @@ import { QueryService } from './query.service';
 
 /** A client that disconnects cancels its query, here and on every node computing a share of it. */
 @Controller()
-@UseInterceptors(EventsReadYourWrites)
+@UseGuards(EventsReadYourWrites)
 export class QueryController {
   constructor(
     private readonly queries: QueryService,

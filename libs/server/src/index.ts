@@ -18,7 +18,7 @@ export { STORAGE_RUNTIME, QUARRY_CONFIG } from './storage/tokens';
 export { mergeTailFields } from './storage/storage-catalog';
 export { KIND_FIELD_TYPES, withKindFieldTypes } from './storage/kind-field-types';
 export type { IngestBodyOptions } from './workers/cpu-tasks';
-export { EventsReadYourWrites, MetricsReadYourWrites } from './cluster/read-your-writes.interceptor';
+export { EventsReadYourWrites, MetricsReadYourWrites } from './cluster/read-your-writes.guard';
 export { VirtualFieldCache, type CachedVirtualField } from './catalog/vfields.cache';
 export { metricsDataset, METRICS_DATASET_KIND } from './metrics/metrics-datasets';
 export { Membership, CLUSTER_RPC_VERSION, QUARRY_VERSION } from './cluster/membership';
