@@ -1,7 +1,15 @@
 import { invalid } from '@quarry/common';
-import { checkEventCount, recordsOf, type RecordSource } from './json-body';
+import type { EventBatchBuilder } from '@quarry/contracts';
+import { FlatCsvReader } from './flat-csv-reader';
+import {
+  checkEventCount,
+  type FlatRecordSource,
+  RecordError,
+  recordsOf,
+  type RecordSource,
+} from './json-body';
 import type { IngestLimits } from './limits';
-import { newFieldMap } from './normalize-event';
+import { newFieldMap, type NormalizeContext } from './normalize-event';
 
 /**
  * Parses a CSV body (RFC 4180: `"` quotes, `""` inside quotes, LF or CRLF line ends, empty lines skipped)
@@ -12,9 +20,11 @@ import { newFieldMap } from './normalize-event';
  * with more values than the header names fails alone; a quote out of place fails the whole body, with
  * its line.
  *
- * Hand-written because it is the ingest hot loop: records are found on the bytes, each is decoded to a
- * string once, and a record without quotes is split natively (the general-purpose parser we used before
- * spent ~16 µs per bench event; this ~2 µs).
+ * Hand-written because it is the ingest hot loop: records are found on the bytes; into columns, a record
+ * without quotes is read from its bytes (`FlatCsvReader`), and any other is decoded to a string once and
+ * split (the general-purpose parser we used before spent ~16 µs per bench event; this ~2 µs, and the
+ * bytes path less, see docs/architecture.md, "Ingest parsing"). Rows with quotes are parsed up front,
+ * the others when read.
  */
 export function parseCsv(
   body: Buffer,
@@ -39,31 +49,69 @@ export function parseCsv(
     header = fields;
   } else {
     if (rows.count === 0) return recordsOf([], () => '');
-    header = parseFields(rows, 0, delim);
+    header = parseFields(body, rows, 0, delim);
     first = 1;
   }
-  const count = rows.count - first;
-  checkEventCount(count, limits);
-  const values: unknown[] = new Array(count);
-  const errors: (string | null)[] = new Array(count).fill(null);
+  checkEventCount(rows.count - first, limits);
+  // Rows with quotes are parsed now, so a quote out of place fails the body before any row is read.
+  const quotedFields = new Map<number, string[]>();
   for (let r = first; r < rows.count; r++) {
-    const i = r - first;
-    const record = parseFields(rows, r, delim);
-    if (record.length > header.length) {
-      errors[i] = `has ${record.length} values but the header names ${header.length} fields`;
-      continue;
+    if (rows.quoted[r]) quotedFields.set(r, parseFields(body, rows, r, delim));
+  }
+  return new CsvRows(body, rows, first, header, delim, quotedFields);
+}
+
+/**
+ * The rows of a CSV body after its header, each parsed when read (`read`), or, when unquoted, read from
+ * its bytes into columns (`flatReader`, `FlatCsvReader`).
+ */
+class CsvRows implements FlatRecordSource {
+  constructor(
+    private readonly body: Buffer,
+    private readonly rows: CsvRecords,
+    private readonly first: number,
+    private readonly header: readonly string[],
+    private readonly delimiter: string,
+    /** The fields of the rows with quotes, by row. */
+    private readonly quotedFields: ReadonlyMap<number, string[]>,
+  ) {}
+
+  get count(): number {
+    return this.rows.count - this.first;
+  }
+
+  read(i: number): unknown {
+    const r = i + this.first;
+    const record = this.quotedFields.get(r) ?? parseFields(this.body, this.rows, r, this.delimiter);
+    if (record.length > this.header.length) {
+      return new RecordError(`has ${record.length} values but the header names ${this.header.length} fields`);
     }
     // A field map: `__proto__` in a header is a plain name, never the object's prototype.
     const obj = newFieldMap();
     for (let c = 0; c < record.length; c++) {
-      const name = header[c];
+      const name = this.header[c];
       const value = record[c];
       if (name === '' || value === '') continue;
       obj[name] = value;
     }
-    values[i] = obj;
+    return obj;
   }
-  return recordsOf(values, (i) => `line ${rows.lines[i + first]}`, errors);
+
+  where(i: number): string {
+    return `line ${this.rows.lines[i + this.first]}`;
+  }
+
+  flatReader(ctx: NormalizeContext, builder: EventBatchBuilder): ((i: number) => boolean) | null {
+    const delimiter = this.delimiter.charCodeAt(0);
+    // A delimiter of several UTF-8 bytes is not one byte to split on.
+    if (delimiter >= 0x80) return null;
+    const reader = FlatCsvReader.forHeader(ctx, builder, this.header, delimiter);
+    if (reader === null) return null;
+    const { starts, ends, quoted } = this.rows;
+    // A row with a quote needs the field parser (`""`, delimiters and line breaks inside quotes).
+    return (i) =>
+      !quoted[i + this.first] && reader.read(this.body, starts[i + this.first], ends[i + this.first]);
+  }
 }
 
 /** Splits the `X-Axiom-CSV-Fields` header value; empty or absent gives null (the body has a header line). */
@@ -74,10 +122,11 @@ export function parseCsvFieldsHeader(header: string | readonly string[] | undefi
   return trimmed.some((n) => n !== '') ? trimmed : null;
 }
 
-/** The body's non-empty records as strings (line end and a CR before it removed). */
+/** The body's non-empty records: where each is in the body (line end and a CR before it excluded). */
 interface CsvRecords {
   count: number;
-  text: string[];
+  starts: number[];
+  ends: number[];
   /** 1-based line each record starts on. */
   lines: number[];
   /** Whether the record contains a quote (then it needs the full field parser). */
@@ -89,7 +138,7 @@ const CR = 0x0d;
 const QUOTE = 0x22;
 
 function splitRecords(body: Buffer, start: number): CsvRecords {
-  const out: CsvRecords = { count: 0, text: [], lines: [], quoted: [] };
+  const out: CsvRecords = { count: 0, starts: [], ends: [], lines: [], quoted: [] };
   let line = 1;
   let pos = start;
   while (pos < body.length) {
@@ -119,7 +168,8 @@ function splitRecords(body: Buffer, start: number): CsvRecords {
     let stop = end;
     if (stop > pos && body[stop - 1] === CR) stop--;
     if (stop > pos) {
-      out.text.push(body.toString('utf8', pos, stop));
+      out.starts.push(pos);
+      out.ends.push(stop);
       out.lines.push(recordLine);
       out.quoted.push(quoted);
       out.count++;
@@ -131,8 +181,8 @@ function splitRecords(body: Buffer, start: number): CsvRecords {
 }
 
 /** The fields of record r. */
-function parseFields(rows: CsvRecords, r: number, delim: string): string[] {
-  const text = rows.text[r];
+function parseFields(body: Buffer, rows: CsvRecords, r: number, delim: string): string[] {
+  const text = body.toString('utf8', rows.starts[r], rows.ends[r]);
   if (!rows.quoted[r]) return text.split(delim);
   const fields: string[] = [];
   const line = rows.lines[r];

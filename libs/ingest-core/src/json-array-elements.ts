@@ -1,11 +1,13 @@
 import { internal } from '@quarry/common';
-import { type FlatJsonReader, skipSpace } from './flat-json-reader';
+import type { EventBatchBuilder } from '@quarry/contracts';
+import { FlatJsonReader, skipSpace } from './flat-json-reader';
 import { checkEventCount, type FlatRecordSource, parseJsonArray, type RecordSource } from './json-body';
 import type { IngestLimits } from './limits';
+import type { NormalizeContext } from './normalize-event';
 
 /**
  * A JSON array body (`[{...},{...}]`, what `@axiomhq/js` sends) as its elements' byte ranges, found by one
- * scan of the bytes, so each element can go through the flat reader like an NDJSON line (`readFlat`) and
+ * scan of the bytes, so each element can go through the flat reader like an NDJSON line (`flatReader`) and
  * only the elements it gives back are parsed on their own (`read`). `JSON.parse` of the whole body and
  * then `flattenRecord` per element cost about 3× the flat reader's time per event.
  *
@@ -49,9 +51,9 @@ export class JsonArrayElements implements FlatRecordSource {
     }
   }
 
-  /** Offers element i to a reader of bytes; true when it took the element (then `read(i)` is not needed). */
-  readFlat(i: number, reader: FlatJsonReader): boolean {
-    return reader.read(this.bytes, this.starts[i], this.ends[i]) !== null;
+  flatReader(ctx: NormalizeContext, builder: EventBatchBuilder): (i: number) => boolean {
+    const reader = new FlatJsonReader(ctx, builder);
+    return (i) => reader.read(this.bytes, this.starts[i], this.ends[i]) !== null;
   }
 
   where(i: number): string {

@@ -1,7 +1,9 @@
 import { invalid } from '@quarry/common';
 import { findJsonErrorOffset } from './json-error-position';
-import type { FlatJsonReader } from './flat-json-reader';
+import type { EventBatchBuilder } from '@quarry/contracts';
+import { FlatJsonReader } from './flat-json-reader';
 import type { IngestLimits } from './limits';
+import type { NormalizeContext } from './normalize-event';
 
 /**
  * The records of a body, before normalization, read one at a time: `read(i)` gives the i-th record's
@@ -15,14 +17,18 @@ export interface RecordSource {
   where(i: number): string;
 }
 
-/** Records that a `FlatJsonReader` can read from the body's bytes (NDJSON lines, JSON array elements). */
+/**
+ * Records that can go from the body's bytes straight into columns (NDJSON lines, JSON array elements, CSV
+ * rows): `flatReader` gives a function that reads record i into the builder and says whether it took it;
+ * a record it gives back (false, nothing written) is then read by `read(i)` and the general path.
+ */
 export interface FlatRecordSource extends RecordSource {
-  /** Offers record i to the reader; true when it took it (then `read(i)` is not needed). */
-  readFlat(i: number, reader: FlatJsonReader): boolean;
+  /** The reader of this body's records into `builder`, or null when every record needs the general path. */
+  flatReader(ctx: NormalizeContext, builder: EventBatchBuilder): ((i: number) => boolean) | null;
 }
 
 export function isFlatRecordSource(records: RecordSource): records is FlatRecordSource {
-  return typeof (records as Partial<FlatRecordSource>).readFlat === 'function';
+  return typeof (records as Partial<FlatRecordSource>).flatReader === 'function';
 }
 
 /** A record that did not parse. */
@@ -112,11 +118,13 @@ export class NdjsonLines implements FlatRecordSource {
     }
   }
 
-  /** Offers line i to a reader of bytes; true when it took the line (then `read(i)` is not needed). */
-  readFlat(i: number, reader: FlatJsonReader): boolean {
-    if (reader.read(this.bytes, this.starts[i], this.ends[i]) === null) return false;
-    this.parsedAny = true;
-    return true;
+  flatReader(ctx: NormalizeContext, builder: EventBatchBuilder): (i: number) => boolean {
+    const reader = new FlatJsonReader(ctx, builder);
+    return (i) => {
+      if (reader.read(this.bytes, this.starts[i], this.ends[i]) === null) return false;
+      this.parsedAny = true;
+      return true;
+    };
   }
 
   where(i: number): string {

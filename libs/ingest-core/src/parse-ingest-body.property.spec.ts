@@ -347,4 +347,64 @@ describe('parseIngestBody properties', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('CSV rows read from their bytes give what the general path gives, with every edge it must give back', () => {
+    const name = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'msg', 'a.b', 'n', 'é') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom('_time', 'ts', '', '_sysTime', '_source', '0', '__proto__', 'm', 'data'),
+      },
+      { weight: 1, arbitrary: fc.constantFrom('x'.repeat(201), 'nul\u0000l') },
+    );
+    const value = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('GET', '200', '', ' spaced ', 'ünï', '1.5', 'true', 'null') },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          '2024-05-01T00:00:00Z',
+          '2024-05-01T00:00:00.123456789Z',
+          '2024-02-30T00:00:00Z',
+          '1714521600',
+          '1969-12-31T23:59:59Z',
+          '2006-01-02 15:04:05',
+          'Mon, 02 Jan 2006 15:04:05 MST',
+          'soon',
+        ),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom('"quoted, with comma"', '"say ""hi"""', '"line\nbreak"', 'x"y', '"x"y'),
+      },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }).filter((v) => !/[\n\r",;\t§]/.test(v)) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(name, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.array(value, { maxLength: 6 }), { maxLength: 8 }),
+        fc.constantFrom(',', ';', '\t', '§'),
+        fc.constantFrom('\n', '\r\n', '\n\n'),
+        fc.boolean(),
+        fc.option(fc.constantFrom('ts', 'a', '_time'), { nil: undefined }),
+        fc.option(fc.constantFrom('2006-01-02 15:04:05', 'RFC1123'), { nil: undefined }),
+        fc.option(fc.constant(['m']), { nil: undefined }),
+        fc.option(fc.constant({ l: 1 }), { nil: undefined }),
+        (names, rows, delimiter, newline, headerLine, timestampField, timestampFormat, mapFields, labels) => {
+          const line = (cells: string[]) => cells.join(delimiter);
+          const text = [...(headerLine ? [line(names)] : []), ...rows.map(line)].join(newline);
+          expectBatchOfEvents(Buffer.from(text), {
+            contentType: 'text/csv',
+            csvDelimiter: delimiter,
+            csvFields: headerLine ? undefined : names.join(','),
+            timestampField,
+            timestampFormat,
+            mapFields,
+            labels,
+            nowMs: NOW,
+          });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -2,7 +2,6 @@ import { invalid } from '@quarry/common';
 import { EventBatchBuilder, type ColumnBatch, type NormalizedEvent } from '@quarry/contracts';
 import { isUtf8 } from 'node:buffer';
 import { detectBodyFormat } from './body-format';
-import { FlatJsonReader } from './flat-json-reader';
 import { parseCsv, parseCsvFieldsHeader } from './csv-body';
 import { JsonArrayElements } from './json-array-elements';
 import {
@@ -104,7 +103,7 @@ export function parseIngestBatch(body: Buffer, options: IngestParseOptions): Ing
       // are, so the body must be valid UTF-8 (else `toString` would have replaced the bad sequences).
       if (ctx.labels !== null || !isUtf8(body)) return null;
       builder = new EventBatchBuilder(records.count, { utf8: true });
-      return new FlatJsonReader(ctx, builder);
+      return records.flatReader(ctx, builder);
     },
   );
   const built = builder as EventBatchBuilder | null;
@@ -122,7 +121,7 @@ function parseInto(
   options: IngestParseOptions,
   state: FlattenState,
   accept: (time: number, capacity: number) => void,
-  flatReader?: (records: FlatRecordSource, ctx: NormalizeContext) => FlatJsonReader | null,
+  flatReader?: (records: FlatRecordSource, ctx: NormalizeContext) => ((i: number) => boolean) | null,
 ): IngestParseFailure[] {
   const limits = resolveLimits(options.limits);
   const start = hasUtf8Bom(body) ? 3 : 0;
@@ -139,11 +138,10 @@ function parseInto(
   const ctx: NormalizeContext = { ...base, labels: prepareLabels(options.labels, base) };
 
   const records = recordsFor(format, body, start, first, options, limits);
-  const flatRecords = isFlatRecordSource(records) ? records : null;
-  const flat = flatRecords !== null && flatReader ? flatReader(flatRecords, ctx) : null;
+  const flat = flatReader && isFlatRecordSource(records) ? flatReader(records, ctx) : null;
   const failures: IngestParseFailure[] = [];
   for (let i = 0; i < records.count; i++) {
-    if (flat !== null && flatRecords !== null && flatRecords.readFlat(i, flat)) continue;
+    if (flat !== null && flat(i)) continue;
     const value = records.read(i);
     if (value instanceof RecordError) {
       failures.push({ index: i, error: `${records.where(i)}: ${value.message}` });
