@@ -98,9 +98,10 @@ export function parseIngestBatch(body: Buffer, options: IngestParseOptions): Ing
       builder.endRow();
     },
     (records, ctx) => {
-      // Plain NDJSON lines and JSON array elements go from bytes to columns (`FlatJsonReader`); the
-      // others take the general path into the same builder. Labels are merged by the general path only; value bytes are copied as they
-      // are, so the body must be valid UTF-8 (else `toString` would have replaced the bad sequences).
+      // Plain NDJSON lines, JSON array elements and unquoted CSV rows go from bytes to columns (the
+      // source's flat reader); the others take the general path into the same builder. Labels are merged
+      // by the general path only; value bytes are copied as they are, so the body must be valid UTF-8
+      // (else `toString` would have replaced the bad sequences).
       if (ctx.labels !== null || !isUtf8(body)) return null;
       builder = new EventBatchBuilder(records.count, { utf8: true });
       return records.flatReader(ctx, builder);
@@ -113,8 +114,9 @@ export function parseIngestBatch(body: Buffer, options: IngestParseOptions): Ing
 /**
  * Reads every record of the body, flattens it into `state` and hands each accepted event to `accept` (with
  * its time, and the number of records as a capacity hint) before reading the next; returns the failures.
- * With `flatReader`, NDJSON lines and JSON array elements are first offered to the reader it gives, and
- * only the records it gives back are parsed here.
+ * With `flatReader`, the records of a source that can read them from bytes (NDJSON lines, JSON array
+ * elements, CSV rows) are first offered to the reader it gives, and only those it gives back are parsed
+ * here.
  */
 function parseInto(
   body: Buffer,
