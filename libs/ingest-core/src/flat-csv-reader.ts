@@ -1,6 +1,7 @@
 import { type EventBatchBuilder, TIME_FIELD } from '@quarry/contracts';
-import { EARLIEST_EVENT_TIME_MS, isReservedName, type NormalizeContext } from './normalize-event';
-import { parseCanonicalUtcBytes, parseTimestamp } from './timestamp';
+import { keyNeedsGeneralPath } from './flat-json-reader';
+import { EARLIEST_EVENT_TIME_MS, type NormalizeContext } from './normalize-event';
+import { parseTimestampBytes } from './timestamp';
 
 /**
  * Reads an unquoted CSV row straight from the request bytes into an `EventBatchBuilder` row, as
@@ -20,7 +21,7 @@ export class FlatCsvReader {
   private readonly fields: Int32Array;
   private readonly valueStart: Int32Array;
   private readonly valueEnd: Int32Array;
-  private bytes: Uint8Array = new Uint8Array(0);
+  private bytes: Buffer = Buffer.alloc(0);
 
   private constructor(
     private readonly ctx: NormalizeContext,
@@ -52,11 +53,7 @@ export class FlatCsvReader {
       }
       if (
         seen.has(name) ||
-        INDEX_LIKE.test(name) || // ordered first among an object's keys
-        isReservedName(name) || // renamed by the general path
-        ctx.mapFields.has(name) ||
-        Buffer.byteLength(name, 'utf8') > ctx.limits.maxFieldNameBytes ||
-        name.includes('\u0000')
+        keyNeedsGeneralPath(name, name, { underEmptyPrefix: true, topLevel: true }, ctx)
       ) {
         return null;
       }
@@ -67,7 +64,7 @@ export class FlatCsvReader {
   }
 
   /** Reads the row `bytes[start, end)` into the builder; false, having written nothing, to give it back. */
-  read(bytes: Uint8Array, start: number, end: number): boolean {
+  read(bytes: Buffer, start: number, end: number): boolean {
     this.bytes = bytes;
     const columns = this.names.length;
     const delimiter = this.delimiter;
@@ -115,14 +112,7 @@ export class FlatCsvReader {
   /** The event time from column c's value (-1: none, so the receive time), or null to give the row back. */
   private resolveTime(c: number): number | null {
     if (c < 0) return this.ctx.nowMs;
-    const start = this.valueStart[c];
-    const end = this.valueEnd[c];
-    if (this.ctx.timestampFormat === undefined) {
-      const canonical = parseCanonicalUtcBytes(this.bytes, start, end);
-      if (canonical !== null) return canonical;
-    }
-    const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, end - start).toString('utf8');
-    return parseTimestamp(text, this.ctx.timestampFormat);
+    return parseTimestampBytes(this.bytes, this.valueStart[c], this.valueEnd[c], this.ctx.timestampFormat);
   }
 }
 
@@ -133,6 +123,3 @@ const ROLE_SKIP = 1;
 const ROLE_TIMESTAMP = 2;
 /** `_time`, when it is not the `timestamp-field`: the time of rows without a timestamp-field value. */
 const ROLE_TIME = 3;
-
-/** Keys JS objects order before all others (array indices); only digits is a safe superset. */
-const INDEX_LIKE = /^[0-9]+$/;

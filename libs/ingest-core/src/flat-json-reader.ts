@@ -5,7 +5,7 @@ import {
   type NormalizeContext,
   sanitizeValue,
 } from './normalize-event';
-import { parseCanonicalUtcBytes, parseTimestamp } from './timestamp';
+import { parseTimestamp, parseTimestampBytes } from './timestamp';
 
 /**
  * Reads one NDJSON line straight from the request bytes into an `EventBatchBuilder` row: the ingest hot
@@ -242,15 +242,11 @@ export class FlatJsonReader {
   private resolveTime(): number | null {
     const raw = this.timestamp.present ? this.timestamp : this.time.present ? this.time : null;
     if (raw === null || raw.type === T_NULL) return this.ctx.nowMs;
+    if (raw.type === T_STRING)
+      return parseTimestampBytes(this.body, raw.start, raw.end, this.ctx.timestampFormat);
     let value: unknown;
     if (raw.type === T_NUMBER) value = raw.number;
-    else if (raw.type === T_STRING) {
-      if (this.ctx.timestampFormat === undefined) {
-        const canonical = parseCanonicalUtcBytes(this.body, raw.start, raw.end);
-        if (canonical !== null) return canonical;
-      }
-      value = this.body.toString('utf8', raw.start, raw.end);
-    } else if (raw.type === T_VALUE && typeof raw.value === 'string') value = raw.value;
+    else if (raw.type === T_VALUE && typeof raw.value === 'string') value = raw.value;
     else return null;
     return parseTimestamp(value, this.ctx.timestampFormat);
   }
@@ -320,14 +316,10 @@ export class FlatJsonReader {
     // As `flattenInto` names them: under an empty prefix (the top level, or a key "") a key is its own name.
     const prefix = parent < 0 ? '' : this.pathName[parent];
     const name = prefix === '' ? keyText : `${prefix}.${keyText}`;
-    const { limits, timestampField, mapFields } = this.ctx;
+    const { timestampField } = this.ctx;
     let flags = 0;
     if (
-      INDEX_LIKE.test(keyText) ||
-      (prefix === '' && isReservedName(keyText)) || // renamed by the general path
-      (depth === 1 && mapFields.has(keyText)) ||
-      Buffer.byteLength(name, 'utf8') > limits.maxFieldNameBytes ||
-      keyText.includes('\u0000') // refused by the general path
+      keyNeedsGeneralPath(keyText, name, { underEmptyPrefix: prefix === '', topLevel: depth === 1 }, this.ctx)
     ) {
       flags |= PATH_GENERAL;
     }
@@ -418,6 +410,27 @@ const PATH_TIMESTAMP = 4;
 const PATH_TIME = 8;
 
 const MAX_PATHS = 4096;
+/**
+ * Whether the general path treats the key `key` (named `name` once flattened) in a way a flat reader does
+ * not: JS orders index-like keys first, a reserved name at the top level is renamed, a map field stays
+ * one value, and an over-long name or one with NUL is refused. `underEmptyPrefix`: the key is its own
+ * name (the top level, or under a key ""); `topLevel`: the key is in the event's own object.
+ */
+export function keyNeedsGeneralPath(
+  key: string,
+  name: string,
+  where: { underEmptyPrefix: boolean; topLevel: boolean },
+  ctx: NormalizeContext,
+): boolean {
+  return (
+    INDEX_LIKE.test(key) ||
+    (where.underEmptyPrefix && isReservedName(key)) ||
+    (where.topLevel && ctx.mapFields.has(key)) ||
+    Buffer.byteLength(name, 'utf8') > ctx.limits.maxFieldNameBytes ||
+    key.includes('\u0000')
+  );
+}
+
 /** Keys JS objects order before all others (array indices); only digits is a safe superset. */
 const INDEX_LIKE = /^[0-9]+$/;
 const FNV_PRIME = 0x01000193;

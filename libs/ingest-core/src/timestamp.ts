@@ -72,6 +72,23 @@ export function parseCanonicalUtcBytes(bytes: Uint8Array, start: number, end: nu
   return canonicalUtc(bytes, start, end - start);
 }
 
+/**
+ * `parseTimestamp` of the UTF-8 text `bytes[start, end)`: the canonical UTC form read where it lies when
+ * no format is given, else the text decoded and parsed (the flat readers' event times).
+ */
+export function parseTimestampBytes(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  format: string | undefined,
+): number | null {
+  if (format === undefined) {
+    const canonical = parseCanonicalUtcBytes(bytes, start, end);
+    if (canonical !== null) return canonical;
+  }
+  return parseTimestamp(bytes.toString('utf8', start, end), format);
+}
+
 function canonicalUtc(src: string | Uint8Array, at: number, len: number): number | null {
   if (len < 20 || len > 30 || code(src, at + len - 1) !== 90 /* Z */) return null;
   if (code(src, at + 4) !== 45 || code(src, at + 7) !== 45 || code(src, at + 10) !== 84) return null;
