@@ -94,6 +94,13 @@ describe('concatEventBatches', () => {
 });
 
 describe('timeOrder', () => {
+  /** What a stable sort by time gives: the row numbers, ties in row order. */
+  const sortedRows = (times: readonly number[]): number[] =>
+    times
+      .map((t, i) => ({ t, i }))
+      .sort((x, y) => x.t - y.t || x.i - y.i)
+      .map((x) => x.i);
+
   it('sorts rows by _time keeping ties in row order, and answers null when already sorted', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }), (times) => {
@@ -102,14 +109,34 @@ describe('timeOrder', () => {
           0,
         );
         const order = timeOrder(batch);
-        const expected = times.map((t, i) => ({ t, i })).sort((x, y) => x.t - y.t || x.i - y.i);
-        if (order === null) expect(expected.map((x) => x.i)).toEqual(times.map((_, i) => i));
-        else expect(order).toEqual(expected.map((x) => x.i));
+        const expected = sortedRows(times);
+        if (order === null) expect(expected).toEqual(times.map((_, i) => i));
+        else expect(Array.from(order)).toEqual(expected);
         const sorted = order === null ? batch : selectRows(batch, order);
         expect(Array.from((sorted.columns.get('_time') as { values: Float64Array }).values)).toEqual(
-          expected.map((x) => x.t),
+          expected.map((i) => times[i]),
         );
       }),
+    );
+  });
+
+  it('merges ascending runs (records of a flush that overlap in time) as a stable sort orders them', () => {
+    // Runs of any length and count, overlapping or not, with ties inside and across runs.
+    const run = fc
+      .array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 25 })
+      .map((xs) => xs.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 12 }), (runs) => {
+        const times = runs.flat();
+        const batch = batchFromEvents(
+          times.map((time) => ({ time, fields: {} })),
+          0,
+        );
+        const order = timeOrder(batch);
+        const expected = sortedRows(times);
+        expect(order === null ? times.map((_, i) => i) : Array.from(order)).toEqual(expected);
+      }),
+      { numRuns: 500 },
     );
   });
 });
