@@ -227,10 +227,10 @@ function plainValue(column: Column, i: number): unknown {
  * (the common case for a tail appended in time order).
  *
  * A flush concatenates log records that are each in time order (a client sends its batch in order), and
- * concurrent requests interleave where their times overlap: the rows come as a few ascending runs. Merging
- * those runs pairwise costs a pass over the rows per doubling, about 1 ms for 70,000 rows in 14 runs, where
- * a comparison sort of the row numbers took 7 ms. Random times (runs of a row or two) merge too, in
- * log2(n) passes.
+ * concurrent requests swap places or overlap: the rows come as a few ascending runs. Merging those runs
+ * pairwise costs a pass over the rows per doubling: 2.6–3 ms for 70,000 rows in 14 runs (most of it
+ * faulting in the two index arrays on a VM), where a comparison sort of the row numbers took 7 ms. Random
+ * times (runs of a row or two) merge too, in log2(n) passes.
  */
 export function timeOrder(batch: ColumnBatch): Uint32Array | null {
   const column = batch.columns.get(TIME_FIELD);
