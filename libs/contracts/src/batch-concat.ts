@@ -238,14 +238,10 @@ export function timeOrder(batch: ColumnBatch): Uint32Array | null {
   const time = column.values;
   const n = batch.length;
   // Run r is rows [bounds[r], bounds[r + 1]).
+  // Times are never NaN here: the batch builders store NaN as null, and an event's time is a number.
   let bounds: number[] = [0];
-  let unordered = false; // a NaN: no total order, so the runs' merge and a sort could disagree
-  for (let i = 1; i < n; i++) {
-    if (time[i] < time[i - 1]) bounds.push(i);
-    else if (!(time[i] >= time[i - 1])) unordered = true;
-  }
+  for (let i = 1; i < n; i++) if (time[i] < time[i - 1]) bounds.push(i);
   if (bounds.length === 1) return null;
-  if (unordered) return comparisonOrder(time, n);
   bounds.push(n);
   let from = new Uint32Array(n);
   for (let i = 0; i < n; i++) from[i] = i;
@@ -306,12 +302,4 @@ function mergeRuns(
   }
   while (a < mid) to[k++] = from[a++];
   while (b < hi) to[k++] = from[b++];
-}
-
-/** The order a comparison sort gives, for times with NaN (compared as equal to anything, as before). */
-function comparisonOrder(time: Float64Array, n: number): Uint32Array {
-  const order = new Array<number>(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => time[a] - time[b] || a - b);
-  return Uint32Array.from(order);
 }
