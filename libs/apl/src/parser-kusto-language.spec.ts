@@ -1,4 +1,4 @@
-import { QuarryError } from '@quarry/common';
+import { isLongArray, QuarryError } from '@quarry/common';
 import type { Expr, Statement } from './ast';
 import { parseApl, parseAplExpression } from './parser';
 
@@ -110,6 +110,22 @@ describe('parser: Kusto language extensions', () => {
     expect(parseAplExpression('dynamic([timespan(3), time(1.02:03:04), time(null)])')).toMatchObject({
       value: ['3.00:00:00', '1.02:03:04', null],
     });
+  });
+
+  it('marks a dynamic array as long when every number in it is written as an integer', () => {
+    const value = (text: string) => (parseAplExpression(text) as { value: unknown }).value;
+    expect(isLongArray(value('dynamic([null, 111, null, -36, long(41), int(2)])'))).toBe(true);
+    expect(isLongArray(value('dynamic([null, 111.0, null, 36])'))).toBe(false);
+    expect(isLongArray(value('dynamic([1, real(2)])'))).toBe(false);
+    expect(isLongArray(value('dynamic([1, -2.5])'))).toBe(false);
+    expect(isLongArray(value('dynamic([null, null])'))).toBe(false);
+    expect(isLongArray(value('dynamic([1, "2"])'))).toBe(false);
+    expect(isLongArray(value('dynamic([])'))).toBe(false);
+    const nested = value('dynamic([[1, 2], [1.5], {"a": [3]}])') as [unknown, unknown, { a: unknown }];
+    expect(isLongArray(nested)).toBe(false);
+    expect(isLongArray(nested[0])).toBe(true);
+    expect(isLongArray(nested[1])).toBe(false);
+    expect(isLongArray(nested[2].a)).toBe(true);
   });
 
   it('reads the timespan literal forms of Kusto timespan page, raw text inside time(...) and timespan(...)', () => {

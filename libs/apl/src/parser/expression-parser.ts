@@ -3,7 +3,7 @@
  * comparisons and string operators (non-associative), `and`, `or`; literals (datetime, dynamic, typed),
  * names, assignments, sort keys and name patterns.
  */
-import { formatRfc3339, parseKustoDatetime, type SourceSpan } from '@quarry/common';
+import { formatRfc3339, markLongArray, parseKustoDatetime, type SourceSpan } from '@quarry/common';
 import type { Assignment, Expr, FunctionDefinition, NamePattern, SortKey, TabularExpr } from '../ast';
 import { aplError } from '../diagnostics';
 import { describeToken, type Token } from '../tokens';
@@ -25,6 +25,9 @@ const GUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 export abstract class ExpressionParser extends Lookahead {
   /** Parsed by QueryParser: a tabular expression (subqueries of `in`, `toscalar`). */
   protected abstract parseTabular(): TabularExpr;
+
+  /** Whether the number a dynamic literal's value parser last read was written as an integer. */
+  private dynamicNumberIsLong = false;
 
   protected parseBracketName(): string {
     this.expectPunct('[');
@@ -563,12 +566,22 @@ export abstract class ExpressionParser extends Lookahead {
     const t = this.peek();
     if (this.acceptPunct('[')) {
       const arr: unknown[] = [];
+      // Whether every element is a number written as an integer (`1`, `-2`, `long(3)`), with at least
+      // one: then the array holds longs, as Kusto types it (`long-arrays.ts` in @quarry/common).
+      let longs = true;
+      let numbers = 0;
       if (!this.isPunct(']')) {
-        do arr.push(this.parseDynamicValue());
-        while (this.acceptPunct(','));
+        do {
+          const value = this.parseDynamicValue();
+          arr.push(value);
+          if (typeof value === 'number') {
+            numbers++;
+            longs &&= this.dynamicNumberIsLong;
+          } else if (value !== null) longs = false;
+        } while (this.acceptPunct(','));
       }
       this.expectPunct(']');
-      return arr;
+      return longs && numbers > 0 ? markLongArray(arr) : arr;
     }
     if (this.acceptPunct('{')) {
       const obj: Record<string, unknown> = {};
@@ -587,6 +600,7 @@ export abstract class ExpressionParser extends Lookahead {
       this.advance();
       const n = this.advance();
       if (n.kind !== 'int' && n.kind !== 'real' && n.kind !== 'timespan') throw this.expected('a number', n);
+      this.dynamicNumberIsLong = n.kind === 'int';
       return -(n.value as number);
     }
     switch (t.kind) {
@@ -596,6 +610,7 @@ export abstract class ExpressionParser extends Lookahead {
       case 'int':
       case 'real':
         this.advance();
+        this.dynamicNumberIsLong = t.kind === 'int';
         return t.value;
       case 'timespan':
         // A timespan literal is held as Kusto's text (`1.00:00:00`), as `pack_array(1d)` holds it.
@@ -658,8 +673,10 @@ export abstract class ExpressionParser extends Lookahead {
     };
     switch (type) {
       case 'long':
+        this.dynamicNumberIsLong = true;
         return typeof value === 'number' ? Math.trunc(value) : bad();
       case 'real':
+        this.dynamicNumberIsLong = false;
         return typeof value === 'number' ? value : bad();
       case 'bool':
         return typeof value === 'boolean' ? value : bad();

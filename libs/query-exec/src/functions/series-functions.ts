@@ -2,6 +2,7 @@
  * `series_*` functions (apl.md §9.9): arithmetic on dynamic arrays of numbers, usually from `make-series`.
  * A non-numeric or null element is null in element-wise results and skipped by reductions.
  */
+import { isLongArray, markLongArray } from '@quarry/common';
 import type { ScalarImpl } from './scalar-impl';
 import { lnCorrect } from './correctly-rounded-log';
 
@@ -135,21 +136,34 @@ function fillForward(s: Series): Series {
   return out;
 }
 
-/** Linear interpolation between known neighbours; edges take the nearest known value when `edges`. */
-function fillLinear(s: Series, edges: boolean): Series {
+/**
+ * Linear interpolation between known neighbours; edges take the nearest known value when `edges`. A long
+ * series (`isLongArray`) gets whole values: Kusto's page says the interpolation of an `int` or `long`
+ * series is "rounded", and its example shows it truncated (`111` and `36` fill `73`; `41` and `16` fill
+ * `32` and `24`).
+ */
+function fillLinear(s: Series, edges: boolean, longs: boolean): Series {
   const out = [...s];
   const known = out.flatMap((x, i) => (x === null ? [] : [i]));
   if (known.length === 0) return out;
   for (let k = 0; k + 1 < known.length; k++) {
     const [i, j] = [known[k], known[k + 1]];
     const [x, y] = [out[i] as number, out[j] as number];
-    for (let t = i + 1; t < j; t++) out[t] = x + ((y - x) * (t - i)) / (j - i);
+    for (let t = i + 1; t < j; t++) {
+      const value = x + ((y - x) * (t - i)) / (j - i);
+      out[t] = longs ? Math.trunc(value) : value;
+    }
   }
   if (edges) {
     for (let t = 0; t < known[0]; t++) out[t] = out[known[0]];
     for (let t = known[known.length - 1] + 1; t < out.length; t++) out[t] = out[known[known.length - 1]];
   }
   return out;
+}
+
+/** `out` marked as a long series when `input` is one: the fill functions keep the elements' type. */
+function sameType<T extends unknown[]>(input: unknown, out: T): T {
+  return isLongArray(input) ? markLongArray(out) : out;
 }
 
 /** Replaces the `missing` placeholder (default: null) by null before filling. */
@@ -290,27 +304,35 @@ export const SERIES_FUNCTIONS: Record<string, ScalarImpl> = {
   series_stats: ([a, ignoreNonfinite]) => seriesStatsFlagged(a, ignoreNonfinite),
   series_fill_const: ([a, v, missing]) => {
     const s = withMissing(a, missing);
-    return s === null ? null : s.map((x) => (x === null ? (v ?? null) : x));
+    if (s === null) return null;
+    const out = s.map((x) => (x === null ? (v ?? null) : x));
+    return v === null || v === undefined || Number.isInteger(v) ? sameType(a, out) : out;
   },
   series_fill_forward: ([a, missing]) => {
     const s = withMissing(a, missing);
-    return s === null ? null : fillForward(s);
+    return s === null ? null : sameType(a, fillForward(s));
   },
   series_fill_backward: ([a, missing]) => {
     const s = withMissing(a, missing);
-    return s === null ? null : fillForward([...s].reverse()).reverse();
+    return s === null ? null : sameType(a, fillForward([...s].reverse()).reverse());
   },
   series_fill_linear: (args) => {
     const [a, missing, edges] = args;
     const s = withMissing(a, missing);
     if (s === null) return null;
+    const longs = isLongArray(a);
     // A series of missing values only is filled with constant_value (default 0; null keeps the nulls),
-    // whatever fill_edges says (Kusto's series_fill_linear page, its third example row).
+    // whatever fill_edges says (Kusto's series_fill_linear page, its third example row); a long series
+    // takes the constant as a long.
     if (s.length > 0 && s.every((x) => x === null)) {
       const constant = args.length > 3 ? args[3] : 0;
-      return s.map(() => (typeof constant === 'number' && Number.isFinite(constant) ? constant : null));
+      const fill = typeof constant === 'number' && Number.isFinite(constant) ? constant : null;
+      return sameType(
+        a,
+        s.map(() => (longs && fill !== null ? Math.trunc(fill) : fill)),
+      );
     }
-    return fillLinear(s, edges !== false);
+    return sameType(a, fillLinear(s, edges !== false, longs));
   },
   series_fir: fir,
   series_iir: iir,

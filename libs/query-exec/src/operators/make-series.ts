@@ -2,7 +2,7 @@
  * make-series: a hash aggregate by (keys, time bucket) followed by a pivot of each aggregate into an
  * array over the buckets of [start, end). Buckets are aligned to `from` when given, else to the epoch.
  */
-import { formatRfc3339 } from '@quarry/common';
+import { formatRfc3339, markLongArray } from '@quarry/common';
 import type { Column, ColumnBatch, ColumnKind } from '@quarry/contracts';
 import { call, lit, type AggregateNode, type MakeSeriesNode, type PExpr } from '@quarry/query-plan';
 import { buildColumn, readValue } from '../columns';
@@ -68,7 +68,7 @@ export async function* makeSeries(input: BatchStream, node: MakeSeriesNode, env:
       g = keyRows.length;
       groupIndex.set(key, g);
       keyRows.push(i);
-      node.aggs.forEach((_, a) => series[a].push(new Array(count).fill(node.defaults[a])));
+      node.aggs.forEach((_, a) => series[a].push(newSeries(node, a, count)));
     }
     const slot = Math.floor((t - start) / node.stepMs);
     node.aggs.forEach(
@@ -118,8 +118,20 @@ function defaultsRow(node: MakeSeriesNode): ColumnBatch {
   const columns = new Map<string, Column>();
   node.keys.forEach((k) => columns.set(k.name, buildColumn([null], k.expr.type as ColumnKind)));
   node.aggs.forEach((a, j) =>
-    columns.set(a.outputs[0].name, buildColumn([new Array(count).fill(node.defaults[j])], 'dynamic')),
+    columns.set(a.outputs[0].name, buildColumn([newSeries(node, j, count)], 'dynamic')),
   );
   columns.set(node.timeName, buildColumn([timestamps], 'dynamic'));
   return { length: 1, columns };
+}
+
+/**
+ * Aggregate `a`'s series of one group, every bucket its default. The series of an aggregate typed long
+ * (`count()`, `dcount`, `sum` of longs) with a whole or null default holds longs, as in Kusto: marked so
+ * that `series_fill_linear` interpolates whole values (`long-arrays.ts` in @quarry/common).
+ */
+function newSeries(node: MakeSeriesNode, a: number, count: number): unknown[] {
+  const fill = node.defaults[a];
+  const series = new Array(count).fill(fill);
+  const longs = node.aggs[a].outputs[0].type === 'long' && (fill === null || Number.isInteger(fill));
+  return longs ? markLongArray(series) : series;
 }
