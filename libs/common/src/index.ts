@@ -4,4 +4,4 @@ export * from './kusto-datetime';
 export * from './ids';
 export { formatTimespan } from './timespan-text';
 export { ByteLru } from './byte-lru';
-export { isLongArray, markLongArray } from './long-arrays';
+export { isLongArray, markJsonLongArrays, markLongArray } from './long-arrays';

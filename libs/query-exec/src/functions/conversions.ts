@@ -1,4 +1,5 @@
 import type { ColumnKind } from '@quarry/contracts';
+import { markJsonLongArrays } from '@quarry/common';
 import { datetimeOf, isNullish, num, str, type ScalarImpl } from './scalar-impl';
 
 /** A long is 16 hex digits: tohex's longest padding. */
@@ -112,9 +113,12 @@ function parseJsonValue(v: unknown, k: ColumnKind, onError: 'keep' | null): unkn
   void k;
   // Kusto's isnull/isempty/gettype pages: parse_json("") is null (other invalid JSON keeps its text).
   if (v === '') return null;
+  let value: unknown;
   try {
-    return JSON.parse(v);
+    value = JSON.parse(v);
   } catch {
     return onError === 'keep' ? v : null;
   }
+  markJsonLongArrays(v, value);
+  return value;
 }
