@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { isLongArray, markJsonLongArrays } from './long-arrays';
 
 /** Parses `text` as parse_json does and returns the value with its long arrays marked. */
@@ -52,10 +53,67 @@ describe('markJsonLongArrays', () => {
     expect(isLongArray(reordered['1'])).toBe(false);
     expect(isLongArray(parsed<{ a: unknown[] }>('{"a": [1.5], "a": [1, 2]}').a)).toBe(true);
     expect(isLongArray(parsed<{ a: unknown[] }>('{"a": [1, 2], "a": [1.5]}').a)).toBe(false);
+    // The first "a" is an array whose element 0 holds a long array; the second, an object whose "0" holds a real one.
+    const replaced = parsed<{ a: Record<string, unknown[]> }>('{"a": [[1, 2]], "a": {"0": [1.5, 2]}}');
+    expect(isLongArray(replaced.a['0'])).toBe(false);
   });
 
   it('leaves scalars and texts without arrays alone', () => {
     expect(() => markJsonLongArrays('1', 1)).not.toThrow();
     expect(() => markJsonLongArrays('{"a": 1}', { a: 1 })).not.toThrow();
+  });
+});
+
+/** A JSON value as written: each number knows whether its text is an integer; an object may repeat a key. */
+type Written =
+  { int: number } | { real: string } | { other: string } | Written[] | { entries: [string, Written][] };
+
+const written: fc.Arbitrary<Written> = fc.letrec<{ value: Written }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.integer({ min: -1000, max: 1000 }).map((n) => ({ int: n })),
+    fc.constantFrom('2.5', '-0.25', '3e0', '1E2', '4.0').map((r) => ({ real: r })),
+    fc.constantFrom('null', 'true', '"7"', '"[1,"', '"a\\"]"').map((o) => ({ other: o })),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc
+      .array(fc.tuple(fc.constantFrom('a', 'b', '0', '1', 'x"y'), tie('value')), { maxLength: 4 })
+      .map((entries) => ({ entries })),
+  ),
+})).value;
+
+function text(w: Written): string {
+  if (Array.isArray(w)) return `[${w.map(text).join(', ')}]`;
+  if ('int' in w) return String(w.int);
+  if ('real' in w) return w.real;
+  if ('other' in w) return w.other;
+  return `{${w.entries.map(([k, v]) => `${JSON.stringify(k)}: ${text(v)}`).join(',')}}`;
+}
+
+/** Every array of `w` as it survives JSON.parse (the last of a repeated key), next to the parsed array. */
+function* arrays(w: Written, parsedValue: unknown): Generator<[Written[], unknown]> {
+  if (Array.isArray(w)) {
+    yield [w, parsedValue];
+    for (let i = 0; i < w.length; i++) yield* arrays(w[i], (parsedValue as unknown[])[i]);
+  } else if ('entries' in w) {
+    const last = new Map(w.entries);
+    for (const [k, v] of last) yield* arrays(v, (parsedValue as Record<string, unknown>)[k]);
+  }
+}
+
+describe('markJsonLongArrays (property)', () => {
+  it('marks exactly the arrays whose elements are integer-written numbers and nulls, at least one number', () => {
+    fc.assert(
+      fc.property(written, (w) => {
+        const source = text(w);
+        const value = parsed(source);
+        for (const [elements, array] of arrays(w, value)) {
+          const isNull = (e: Written) => !Array.isArray(e) && 'other' in e && e.other === 'null';
+          const isInt = (e: Written) => !Array.isArray(e) && 'int' in e;
+          const expected = elements.some(isInt) && elements.every((e) => isInt(e) || isNull(e));
+          expect(isLongArray(array)).toBe(expected);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -89,8 +89,9 @@ function scanJsonArrays(text: string): Array<[(string | number)[], boolean]> {
     }
     if (c === ']' || c === '}') {
       const frame = stack.pop()!;
+      // Keyed by the steps as text: `a[0]` and `a["0"]` reach the same array, so the later wins.
       if (frame.array)
-        verdicts.set(JSON.stringify(frame.path), [frame.path, frame.long && frame.numbers > 0]);
+        verdicts.set(JSON.stringify(frame.path.map(String)), [frame.path, frame.long && frame.numbers > 0]);
       element('other');
       i++;
       continue;
