@@ -18,6 +18,12 @@ describe('markJsonLongArrays', () => {
     expect(isLongArray(parsed('[1, null, 4.0]'))).toBe(false);
     expect(isLongArray(parsed('[1, 2E3]'))).toBe(false);
     expect(isLongArray(parsed('[1, 2e-1]'))).toBe(false);
+    // Written as reals, read as whole numbers.
+    expect(isLongArray(parsed('[1, 2.00]'))).toBe(false);
+    expect(isLongArray(parsed('[1, 0.5e1]'))).toBe(false);
+    expect(isLongArray(parsed('[1, 1.0000000000000000001]'))).toBe(false);
+    expect(isLongArray(parsed('[1, 12345678901234567890.5]'))).toBe(false);
+    expect(isLongArray(parsed('[1, 1.25, 3]'))).toBe(false);
   });
 
   it('does not mark arrays without numbers or with other elements', () => {
