@@ -77,8 +77,12 @@ type Written =
 const written: fc.Arbitrary<Written> = fc.letrec<{ value: Written }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.integer({ min: -1000, max: 1000 }).map((n) => ({ int: n })),
-    fc.constantFrom('2.5', '-0.25', '3e0', '1E2', '4.0').map((r) => ({ real: r })),
+    fc
+      .oneof(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(1_000_000_000, -12_345_678_901))
+      .map((n) => ({ int: n })),
+    fc
+      .constantFrom('2.5', '-0.25', '3e0', '1E2', '4.0', '1.0000000000000000001', '12345678901234567890.5')
+      .map((r) => ({ real: r })),
     fc.constantFrom('null', 'true', '"7"', '"[1,"', '"a\\"]"').map((o) => ({ other: o })),
     fc.array(tie('value'), { maxLength: 4 }),
     fc
