@@ -134,9 +134,9 @@ interface OpenContainer {
 
 /**
  * The paths (keys and indexes) of the arrays of valid JSON `text` that hold integer-written numbers and
- * nulls only, at least one number. Nothing is allocated per number or per string, and a path only for an
- * array that qualifies: `parse_json` runs over every row of a query, and this doubles as little of its
- * cost as it can. A later array at the same path (a repeated key) replaces the verdict of an earlier one.
+ * nulls only, at least one number: the slow way, for the texts `markJsonLongArrays` cannot decide at a
+ * glance. Nothing is allocated per number or per string, and a path only for an array that qualifies. A
+ * later array at the same path (a repeated key) replaces the verdict of an earlier one.
  */
 function longArrayPaths(text: string): Iterable<(string | number)[]> {
   const verdicts = new Map<string, (string | number)[]>();
